@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { JSON_BODY_LIMIT_BYTES } from '@parley/protocol';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import { createDb, type DbHandle } from './db/index.js';
+import { registerErrorHandling } from './http/errors.js';
+import { registerSecurityHeaders } from './http/security.js';
+import { registerSpa } from './http/spa.js';
+import { healthRoutes } from './modules/health/routes.js';
+
+export interface AppDeps {
+  /** An already-open database (tests share one); otherwise the app opens its own from config. */
+  db?: DbHandle;
+}
+
+export type App = FastifyInstance;
+
+/**
+ * Builds the whole server from a config object. It never listens: `main.ts` does, and tests call
+ * `app.inject`.
+ */
+export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const ownsDb = !deps.db;
+  const db = deps.db ?? (await createDb({ ...config.database, migrationsDir: config.migrationsDir }));
+  app.decorate('config', config);
+  app.decorate('db', db);
+  if (ownsDb) app.addHook('onClose', async () => db.close());
+
+  registerErrorHandling(app);
+  await registerSecurityHeaders(app, config);
+  await app.register(healthRoutes, { db });
+  await registerSpa(app, config.webDistDir);
+
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: DbHandle;
+  }
+}

@@ -1,0 +1,5 @@
+export * from './users.js';
+export * from './sessions.js';
+export * from './subscriptions.js';
+export * from './meetings.js';
+export * from './mail.js';

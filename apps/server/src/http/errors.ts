@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+/** An error a service throws to answer with a 4xx and a message users can read. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message = 'Not signed in') => new HttpError(401, message);
+export const forbidden = (message: string, extra: Record<string, unknown> = {}) =>
+  new HttpError(403, message, extra);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+function describeValidation(error: FastifyError): string {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const parts = error.validation.map((v) => {
+      const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      const ctx = error.validationContext ?? 'body';
+      return `${ctx}${where ? `.${where}` : ''}: ${v.message}`;
+    });
+    return `Invalid request: ${parts.join('; ')}`;
+  }
+  return `Invalid request: ${error.message}`;
+}
+
+/**
+ * One error handler for the whole API: bad input becomes a 4xx with `{message}`, anything else a
+ * logged 500 whose details stay in the log.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ message: error.message, ...error.extra });
+    }
+    if (error.validation) {
+      return reply.status(400).send({ message: describeValidation(error) });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply.status(400).send({ message: 'Malformed JSON in request body' });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply.status(400).send({ message: 'Request body is empty but Content-Type is application/json' });
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply.status(413).send({ message: 'Request body is too large' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.status(415).send({ message: 'Unsupported Content-Type' });
+      default:
+        break;
+    }
+    if (error instanceof SyntaxError) {
+      return reply.status(400).send({ message: 'Malformed JSON in request body' });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send({ message: error.message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ message: 'Internal server error' });
+  });
+}

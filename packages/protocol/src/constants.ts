@@ -1,0 +1,151 @@
+/**
+ * Business constants and limits (product spec §9). This module is the only place these values are
+ * written; the server and the web app both import them from here.
+ */
+
+export const PRO_PLAN = {
+  name: 'Pro Plan',
+  priceUsd: 9.99,
+  priceLabel: '9.99',
+  currency: 'usd',
+  interval: 'month',
+  strikePriceLabel: '29.99',
+  discountLabel: '67% off',
+  moneyBackGuaranteeDays: 30,
+  marketingMaxParticipants: 100,
+} as const;
+
+export const FREE_TIER = {
+  freeMinutesPerMeeting: 45,
+  overageCentsPerMinute: 10,
+  paymentPromptAtMinutes: 40,
+  warningAtMinutesLeft: 5,
+  upgradeHintAtMinutesLeft: 10,
+  graceSeconds: 30,
+  billingTickMs: 60_000,
+} as const;
+
+export const MAX_PARTICIPANTS = { default: 100, min: 2, max: 500 } as const;
+
+export const DURATION_OPTIONS_MINUTES = [15, 30, 45, 60, 90, 120] as const;
+export const DEFAULT_DURATION_MINUTES = 60;
+
+export const TIMEZONES = [
+  'UTC',
+  'America/New_York',
+  'America/Chicago',
+  'America/Denver',
+  'America/Los_Angeles',
+  'Europe/London',
+  'Europe/Paris',
+  'Asia/Tokyo',
+] as const;
+export type Timezone = (typeof TIMEZONES)[number];
+export const DEFAULT_TIMEZONE: Timezone = 'UTC';
+
+export const RECURRENCE_PATTERNS = ['daily', 'weekly', 'monthly'] as const;
+export type RecurrencePattern = (typeof RECURRENCE_PATTERNS)[number];
+export const DEFAULT_RECURRENCE: RecurrencePattern = 'weekly';
+
+export const SCHEDULE_DEFAULTS = {
+  allowRecording: true,
+  waitingRoom: false,
+  requiresPassword: false,
+} as const;
+
+export const NAME_LIMITS = { landingMax: 50, roomMin: 2, roomMax: 50 } as const;
+export const PROFILE_NAME_MAX = 100;
+
+export const MEETING_ID_PLACEHOLDER = '000-000-000';
+export const MEETING_ID_PATTERN = /^\d{3}-\d{3}-\d{3}$/;
+
+export const REDIRECT_DELAYS_MS = { login: 1000, subscribe: 1500 } as const;
+export const AUTH_REFETCH_DELAY_MS = 100;
+export const AUTH_QUERY_STALE_TIME_MS = 0;
+
+export const QUERY_DEFAULTS = {
+  retry: false,
+  staleTime: Number.POSITIVE_INFINITY,
+  refetchOnWindowFocus: false,
+} as const;
+
+export const BLUR_INTENSITY = { default: 5, min: 1, max: 10, step: 1 } as const;
+export const DEMO_CAMERA = { width: 640, height: 480 } as const;
+
+export const RECORDING_CHUNK_MS = 3000;
+export const LIVE_TRANSCRIPTION_CHUNK_MS = 2000;
+export const LIVE_TRANSCRIPTION_RESTART_MS = 100;
+export const TRANSCRIPTS_KEPT = 20;
+export const EXISTING_CONNECTIONS_DELAY_MS = 1000;
+export const TIMER_TICK_MS = 1000;
+export const SUMMARY_VIEW = { keyPoints: 3, actionItems: 2 } as const;
+export const DATA_ISOLATION_CHECK_MS = 30_000;
+export const VIDEO_BITRATE_CAP = 500_000;
+export const ICE_CANDIDATE_POOL_SIZE = 10;
+export const COPIED_NOTICE_MS = 2000;
+export const JOINED_TOAST_MS = 3000;
+
+export const BACKGROUND_CATEGORIES = ['all', 'office', 'nature', 'abstract'] as const;
+
+export const SETTINGS_LANGUAGES = [
+  { code: 'en', label: 'English' },
+  { code: 'es', label: 'Spanish' },
+  { code: 'fr', label: 'French' },
+  { code: 'de', label: 'German' },
+  { code: 'zh', label: 'Chinese' },
+  { code: 'ja', label: 'Japanese' },
+] as const;
+export const DEFAULT_SETTINGS_LANGUAGE = 'en';
+
+export const TRANSLATION_LANGUAGES = [
+  'en',
+  'es',
+  'fr',
+  'de',
+  'it',
+  'pt',
+  'ru',
+  'ja',
+  'ko',
+  'zh',
+  'ar',
+  'hi',
+] as const;
+
+export const RETENTION_DAYS = 30;
+
+export const TOAST_DEFAULTS = { durationMs: 5000, limit: 1 } as const;
+
+/** Local-storage keys cleared when no user is present after loading (spec §3). */
+export const USER_STORAGE_KEYS = [
+  'user-preferences',
+  'meeting-data',
+  'form-data',
+  'participant-data',
+  'background-settings',
+  'video-settings',
+  'audio-settings',
+  'chat-history',
+  'translation-preferences',
+  'ai-settings',
+] as const;
+
+/** Marketing figures on the landing page (spec §1): static copy. */
+export const MARKETING_FIGURES = {
+  users: '50,000+',
+  uptime: '99.9%',
+  rating: '4.9/5',
+  ratingCount: '2,847',
+  hoursSavedPerWeek: '3+',
+  usersSaving4Hours: '73%',
+  transcriptionAccuracy: '99.2%',
+  efficiencyBoost: '40%',
+} as const;
+
+/** Summary download file name (spec §9). */
+export function summaryFileName(meetingId: string, date: Date): string {
+  return `meeting-summary-${meetingId}-${date.toISOString().slice(0, 10)}.txt`;
+}
+
+/** Request body limit for JSON APIs (bytes). */
+export const JSON_BODY_LIMIT_BYTES = 1_048_576;

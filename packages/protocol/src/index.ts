@@ -1,0 +1,3 @@
+export * from './constants.js';
+export * from './entities.js';
+export * from './health.js';
