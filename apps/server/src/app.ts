@@ -1,17 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { JSON_BODY_LIMIT_BYTES } from '@parley/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { createDb, type DbHandle } from './db/index.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerSpa } from './http/spa.js';
+import authPlugin from './modules/auth/plugin.js';
+import { oidcRoutes } from './modules/auth/oidc-routes.js';
+import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { mailRoutes } from './modules/mail/routes.js';
+import { meetingRoutes } from './modules/meetings/routes.js';
+import { roomRoutes } from './modules/rooms/routes.js';
+import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import { realtimeRoutes } from './realtime/routes.js';
 
 export interface AppDeps {
   /** An already-open database (tests share one); otherwise the app opens its own from config. */
@@ -52,7 +56,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
+  await app.register(authPlugin);
   await app.register(healthRoutes, { db });
+  await app.register(userRoutes);
+  await app.register(oidcRoutes);
+  await app.register(subscriptionRoutes);
+  await app.register(meetingRoutes);
+  await app.register(mailRoutes);
+  await app.register(roomRoutes);
+  await app.register(realtimeRoutes);
   await registerSpa(app, config.webDistDir);
 
   return app;

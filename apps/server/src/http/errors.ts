@@ -47,7 +47,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
         return reply.status(400).send({ message: 'Malformed JSON in request body' });
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-        return reply.status(400).send({ message: 'Request body is empty but Content-Type is application/json' });
+        return reply
+          .status(400)
+          .send({ message: 'Request body is empty but Content-Type is application/json' });
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
         return reply.status(413).send({ message: 'Request body is too large' });
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':

@@ -41,7 +41,8 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
     if (isApiPath(request.url)) {
       return reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // A missing build file must not be answered with index.html (a stale tab would parse HTML as JS).
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/assets/')) {
       return reply.status(404).send({ message: `Not found: ${request.method} ${request.url.split('?')[0]}` });
     }
     if (!indexHtml) {

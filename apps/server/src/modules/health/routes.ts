@@ -3,11 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { DbHandle } from '../../db/index.js';
 
 export const healthRoutes: FastifyPluginAsyncZod<{ db: DbHandle }> = async (app, { db }) => {
-  app.get(
-    '/api/health',
-    { schema: { response: { 200: healthResponseSchema } } },
-    async () => ({ status: 'ok' as const }),
-  );
+  app.get('/api/health', { schema: { response: { 200: healthResponseSchema } } }, async () => ({
+    status: 'ok' as const,
+  }));
 
   app.get(
     '/api/ready',

@@ -1,0 +1,84 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../src/app.js';
+import { loadConfig, type Config } from '../src/config.js';
+import { subscriptions } from '../src/db/schema/index.js';
+import { SESSION_COOKIE } from '../src/modules/auth/session-service.js';
+import { createUsersRepository } from '../src/modules/users/repository.js';
+import type { DbHandle } from '../src/db/index.js';
+import { createTestDb } from './db.js';
+
+export interface TestContext {
+  app: App;
+  db: DbHandle;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the real app on an isolated database, with a temporary data folder and no web build
+ * unless one is given. `env` overrides environment variables for this app only.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  beforeReady?: (app: App) => unknown,
+): Promise<TestContext> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...env,
+  });
+  const db = await createTestDb();
+  const app = await buildApp(config, { db });
+  await beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Signs a user in without the identity provider: creates (or refreshes) the user and opens a
+ * real server-side session. Returns the Cookie header value for `app.inject` or `fetch`.
+ */
+export async function signIn(
+  t: TestContext,
+  who: { email: string; firstName?: string | null; lastName?: string | null; subject?: string },
+): Promise<{ cookie: string; userId: string }> {
+  const user = await createUsersRepository(t.db.db).upsertFromIdentity({
+    issuer: 'test-issuer',
+    subject: who.subject ?? who.email,
+    email: who.email,
+    firstName: who.firstName ?? null,
+    lastName: who.lastName ?? null,
+  });
+  const { token } = await t.app.sessions.create(user.id);
+  return { cookie: `${SESSION_COOKIE}=${token}`, userId: user.id };
+}
+
+/**
+ * Makes a user Pro by writing the subscription row the payments provider's events would write.
+ * For tests of Pro-only features that are not about payments.
+ */
+export async function makePro(t: TestContext, userId: string): Promise<void> {
+  await t.db.db.insert(subscriptions).values({
+    userId,
+    provider: 'test',
+    customerId: `cus_test_${userId}`,
+    subscriptionId: `sub_test_${userId}`,
+    status: 'active',
+    currentPeriodEnd: new Date(Date.now() + 30 * 24 * 3600 * 1000),
+    amountCents: 999,
+    currency: 'usd',
+  });
+}

@@ -1,0 +1,5 @@
+import { ComingSoon } from '@/components/ComingSoon';
+
+export function CameraTestPage() {
+  return <ComingSoon title="Camera Test" what="Camera diagnostics arrive with the meeting-room issue." />;
+}

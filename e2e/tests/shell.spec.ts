@@ -1,0 +1,87 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AppShell } from '../pages/AppShell.js';
+import { NotFoundPage } from '../pages/NotFoundPage.js';
+import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+
+const baseURL = inject('baseURL');
+
+function realErrors(errors: string[]): string[] {
+  // The browser logs every non-2xx fetch (e.g. 401 for "not signed in"); those are expected.
+  return errors.filter((e) => !e.includes('Failed to load resource'));
+}
+
+describe.each([
+  ['desktop', VIEWPORTS.desktop],
+  ['phone', VIEWPORTS.phone],
+] as const)('app shell on %s', (label, viewport) => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, baseURL, viewport);
+    page = await context.newPage();
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('opens the landing page with the navigation and the logged-out auth area', async () => {
+    const shell = new AppShell(page);
+    await shell.goto('/');
+    await expect(page.title()).resolves.toContain('Parley');
+    if (label === 'phone') {
+      await expect(shell.mainNav.isVisible()).resolves.toBe(false);
+      await shell.menuButton.click();
+    }
+    const login = page.getByRole('link', { name: 'Login' });
+    await login.waitFor();
+    await expect(login.getAttribute('href')).resolves.toBe('/api/login');
+    await expect(page.getByRole('link', { name: 'Go Premium' }).isVisible()).resolves.toBe(true);
+    await screenshot(page, `landing-${label}`);
+    if (label === 'phone') await page.getByRole('button', { name: 'Close menu' }).click();
+  });
+
+  it('follows each navigation link to its screen', async () => {
+    const shell = new AppShell(page);
+    await shell.goto('/');
+    const targets = [
+      ['Schedule Meeting', '/schedule'],
+      ['My Meetings', '/meetings'],
+      ['Home', '/'],
+    ] as const;
+    for (const [name, path] of targets) {
+      await shell.follow(name);
+      await page.waitForURL((u) => u.pathname === path);
+      await page.locator('h1').first().waitFor();
+    }
+    await shell.follow('My Meetings');
+    await shell.heading('My Meetings').waitFor();
+    await screenshot(page, `meetings-${label}`);
+  });
+
+  it('shows the 404 page for an unknown path, and Go Home leads home', async () => {
+    const notFound = new NotFoundPage(page);
+    await page.goto('/this/does/not/exist');
+    await notFound.title.waitFor();
+    await expect(notFound.text.isVisible()).resolves.toBe(true);
+    await screenshot(page, `not-found-${label}`);
+    await notFound.goHome.click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+  });
+
+  it('redirects the older room routes to the one room, keeping the query', async () => {
+    await page.goto('/meeting-old/123-456-789?name=Ann');
+    await page.waitForURL((u) => u.pathname === '/meeting/123-456-789');
+    expect(new URL(page.url()).search).toBe('?name=Ann');
+  });
+
+  it('loaded every screen without script errors', () => {
+    expect(realErrors(errors)).toEqual([]);
+  });
+});

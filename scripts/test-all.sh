@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test run: system packages, a production build, unit and API suites (PGlite, and
+# PostgreSQL when TEST_DATABASE_URL is set), then the browser suite. Ends with one line
+# "N passed, N failed" totalling every suite.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-system-deps.sh || exit 1
+npm run build || { echo "0 passed, 1 failed"; exit 1; }
+
+rm -rf test-results && mkdir -p test-results
+npx vitest run --project protocol --project 'server*' --project web \
+  --reporter=default --reporter=json --outputFile.json=test-results/unit.json
+unit_rc=$?
+bash scripts/run-e2e.sh
+e2e_rc=$?
+
+node scripts/summarize-tests.mjs test-results/unit.json test-results/e2e.json
+sum_rc=$?
+if [ $unit_rc -ne 0 ] || [ $e2e_rc -ne 0 ] || [ $sum_rc -ne 0 ]; then exit 1; fi
