@@ -1,8 +1,10 @@
 import { CalendarPlus, Sparkles, Video } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { useLandingAuthEffects } from '@/features/auth/useLandingAuthEffects';
 
 export function LandingPage() {
+  useLandingAuthEffects();
   return (
     <main className="flex-1">
       <section className="relative overflow-hidden bg-gradient-to-br from-brand-900 via-brand-700 to-fuchsia-700 text-white">
