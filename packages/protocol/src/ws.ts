@@ -1,0 +1,219 @@
+import { z } from 'zod';
+import { NAME_LIMITS } from './constants.js';
+import { chatMessageSchema, participantSchema } from './entities.js';
+
+/**
+ * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
+ * keyed by `type`; changed only by adding. The server derives the sender of every message from
+ * its own record of the socket: no client field names the sender. Messages that need an answer
+ * carry a `requestId`, echoed in the reply or in an `error`.
+ *
+ * Connection: `/ws?meetingId={id}&name={name}&host={true|false}`. The first message must be
+ * `join_meeting` with the `joinToken` that `POST /api/meetings/{id}/join` answered; the same token
+ * resumes the same participant after a dropped connection (grace period below).
+ */
+
+export const WS_LIMITS = {
+  /** Largest text frame the server accepts (bytes); larger frames close the socket with 1009. */
+  maxMessageBytes: 64 * 1024,
+  /** The first message must arrive within this time or the socket is closed with 4008. */
+  joinTimeoutMs: 10_000,
+  /** A participant whose socket dropped is kept (and can resume) for this long. */
+  resumeGraceMs: 45_000,
+  /** Chat text limit (characters). */
+  maxChatLength: 4000,
+  /** Duplicate chat messages from one sender within this window are kept once. */
+  chatDuplicateWindowMs: 1000,
+  /** Messages a socket may send per second before being refused (burst allowance). */
+  messagesPerSecond: 50,
+} as const;
+
+/** Close codes the server uses (4000–4999 are application codes). */
+export const WS_CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  tooBig: 1009,
+  badRequest: 4000,
+  unauthorized: 4001,
+  forbidden: 4003,
+  meetingNotFound: 4004,
+  meetingEnded: 4005,
+  removedByHost: 4006,
+  joinTimeout: 4008,
+  replaced: 4009,
+  sessionEnded: 4010,
+  deniedEntry: 4011,
+  rateLimited: 4029,
+} as const;
+
+export const wsQuerySchema = z.object({
+  meetingId: z.string().min(1).max(64),
+  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax).optional(),
+  host: z.enum(['true', 'false']).optional(),
+});
+
+const requestId = z.string().max(64).optional();
+const participantId = z.string().min(1).max(64);
+const sdp = z.object({
+  type: z.enum(['offer', 'answer', 'pranswer', 'rollback']),
+  sdp: z.string().max(200_000),
+});
+const iceCandidate = z
+  .object({
+    candidate: z.string().max(2000),
+    sdpMid: z.string().max(64).nullable().optional(),
+    sdpMLineIndex: z.number().int().min(0).max(1000).nullable().optional(),
+    usernameFragment: z.string().max(256).nullable().optional(),
+  })
+  .nullable();
+
+// ---------------------------------------------------------------- client → server
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('join_meeting'), requestId, joinToken: z.string().min(16).max(256) }),
+  z.object({ type: z.literal('request_existing_connections'), requestId }),
+  z.object({ type: z.literal('offer'), targetParticipant: participantId, offer: sdp }),
+  z.object({ type: z.literal('answer'), targetParticipant: participantId, answer: sdp }),
+  z.object({ type: z.literal('ice-candidate'), targetParticipant: participantId, candidate: iceCandidate }),
+  z.object({
+    type: z.literal('chat_message'),
+    requestId,
+    content: z.string().max(WS_LIMITS.maxChatLength),
+    /** An uploaded file's id (POST /api/meetings/{id}/files) to attach. */
+    fileId: z.string().max(64).optional(),
+  }),
+  z.object({
+    type: z.literal('media_state'),
+    isMuted: z.boolean(),
+    isVideoOn: z.boolean(),
+    isScreenSharing: z.boolean().optional(),
+  }),
+  z.object({ type: z.literal('mute_all'), requestId, muted: z.boolean() }),
+  z.object({
+    type: z.literal('mute_participant'),
+    requestId,
+    targetParticipantId: participantId,
+    muted: z.boolean(),
+  }),
+  z.object({ type: z.literal('remove_participant'), requestId, targetParticipantId: participantId }),
+  z.object({ type: z.literal('admit_participant'), requestId, targetParticipantId: participantId }),
+  z.object({ type: z.literal('deny_participant'), requestId, targetParticipantId: participantId }),
+  z.object({ type: z.literal('collaboration_update'), data: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('leave_meeting') }),
+  z.object({ type: z.literal('ping'), requestId }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type ClientMessageType = ClientMessage['type'];
+
+// ---------------------------------------------------------------- server → client
+
+export const iceServerSchema = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof iceServerSchema>;
+
+export const roomParticipantSchema = participantSchema.extend({
+  isScreenSharing: z.boolean(),
+  /** False while the participant's socket is gone but within the resume grace period. */
+  isConnected: z.boolean(),
+});
+export type RoomParticipant = z.infer<typeof roomParticipantSchema>;
+
+export const waitingParticipantSchema = z.object({ id: z.string(), name: z.string() });
+
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('joined'),
+    requestId,
+    self: roomParticipantSchema,
+    participants: z.array(roomParticipantSchema),
+    chatHistory: z.array(chatMessageSchema),
+    iceServers: z.array(iceServerSchema),
+    meeting: z.object({ meetingId: z.string(), title: z.string(), startedAt: z.string() }),
+    /** True when this socket resumed a participant whose previous socket dropped. */
+    resumed: z.boolean(),
+  }),
+  z.object({ type: z.literal('waiting'), message: z.string() }),
+  z.object({ type: z.literal('admitted') }),
+  z.object({ type: z.literal('denied'), message: z.string() }),
+  z.object({ type: z.literal('waiting_room'), waiting: z.array(waitingParticipantSchema) }),
+  z.object({
+    type: z.literal('existing_connections'),
+    requestId,
+    participants: z.array(roomParticipantSchema),
+  }),
+  z.object({ type: z.literal('participant_joined'), participant: roomParticipantSchema }),
+  z.object({ type: z.literal('participant_updated'), participant: roomParticipantSchema }),
+  z.object({
+    type: z.literal('participant_left'),
+    participantId: z.string(),
+    reason: z.enum(['left', 'removed', 'timeout']),
+  }),
+  z.object({ type: z.literal('offer'), fromParticipant: z.string(), offer: sdp }),
+  z.object({ type: z.literal('answer'), fromParticipant: z.string(), answer: sdp }),
+  z.object({ type: z.literal('ice-candidate'), fromParticipant: z.string(), candidate: iceCandidate }),
+  chatMessageSchema.extend({ type: z.literal('chat_message'), requestId }),
+  z.object({ type: z.literal('mute_all'), muted: z.boolean() }),
+  z.object({ type: z.literal('mute_participant'), targetParticipantId: z.string(), muted: z.boolean() }),
+  z.object({ type: z.literal('removed'), message: z.string() }),
+  z.object({
+    type: z.literal('collaboration_update'),
+    fromParticipant: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    type: z.literal('new_transcript'),
+    transcript: z.object({
+      id: z.string(),
+      speakerName: z.string(),
+      originalText: z.string(),
+      translatedText: z.string().nullable(),
+      timestamp: z.string(),
+      language: z.string(),
+    }),
+  }),
+  z.object({ type: z.literal('pong'), requestId }),
+  z.object({ type: z.literal('ack'), requestId }),
+  z.object({
+    type: z.literal('error'),
+    requestId,
+    code: z.enum([
+      'bad_message',
+      'not_joined',
+      'already_joined',
+      'forbidden',
+      'not_found',
+      'rate_limited',
+      'too_large',
+      'invalid_token',
+    ]),
+    message: z.string(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+export type ServerMessageType = ServerMessage['type'];
+export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;
+export type ClientMessageOf<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
+
+// ---------------------------------------------------------------- REST bodies of the room
+
+export const joinRequestSchema = z.object({
+  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax),
+  isHost: z.boolean().default(false),
+  isMuted: z.boolean().default(true),
+  isVideoOn: z.boolean().default(true),
+  sessionId: z.string().min(1).max(100),
+  password: z.string().max(200).optional(),
+});
+export type JoinRequest = z.infer<typeof joinRequestSchema>;
+
+export const joinResponseSchema = z.object({
+  id: z.string(),
+  joinToken: z.string(),
+  isHost: z.boolean(),
+  /** 'waiting' when the meeting has a waiting room and the host has not admitted this guest yet. */
+  admission: z.enum(['admitted', 'waiting']),
+});
+export type JoinResponse = z.infer<typeof joinResponseSchema>;
