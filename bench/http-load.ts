@@ -1,0 +1,85 @@
+/**
+ * GET /api/health and a database-backed endpoint (GET /api/auth/user with a session cookie the
+ * database must look up) under load: autocannon, 100 connections, 10 s each, against the
+ * production build as a real process; on PGlite (embedded default) and on PostgreSQL.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startServer } from '../e2e/support/server.js';
+import { recordResult, repoRoot } from './support/results.js';
+
+const CONNECTIONS = 100;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+interface Figures {
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  non2xx: number;
+  errors: number;
+  totalRequests: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Figures> {
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers });
+  return {
+    requestsPerSecond: Math.round(r.requests.average),
+    latencyP50Ms: r.latency.p50,
+    latencyP99Ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    totalRequests: r.requests.total,
+  };
+}
+
+async function scenario(label: string, env: Record<string, string>) {
+  const server = await startServer({ LOG_LEVEL: 'warn', ...env });
+  try {
+    // Warm up (JIT, connection pool) before measuring.
+    await autocannon({ url: `${server.url}/api/health`, connections: 10, duration: 1 });
+    const health = await load(`${server.url}/api/health`);
+    // An unknown session token: the server looks it up by primary key and answers 401.
+    const cookie = `parley_sid=${randomBytes(32).toString('base64url')}`;
+    const dbBacked = await load(`${server.url}/api/auth/user`, { cookie });
+    for (const [name, f] of [
+      ['GET /api/health', health],
+      ['GET /api/auth/user (session lookup)', dbBacked],
+    ] as const) {
+      console.log(
+        `${label.padEnd(10)} ${name.padEnd(38)} ${String(f.requestsPerSecond).padStart(7)} req/s  p50 ${f.latencyP50Ms} ms  p99 ${f.latencyP99Ms} ms  errors ${f.errors}`,
+      );
+    }
+    return { health, sessionLookup: dbBacked };
+  } finally {
+    await server.stop();
+  }
+}
+
+const results: Record<string, unknown> = {
+  connections: CONNECTIONS,
+  durationSeconds: DURATION_S,
+  note: 'server LOG_LEVEL=warn (no per-request log lines); session lookup answers 401 after a primary-key query',
+};
+results.pglite = await scenario('pglite', {});
+
+const dbName = `parley_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+try {
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${dbName}`;
+  results.postgres = await scenario('postgres', { DATABASE_URL: url.toString() });
+} catch (err) {
+  console.log(`postgres: skipped (${(err as Error).message})`);
+  results.postgres = { skipped: (err as Error).message };
+} finally {
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+  await admin.end().catch(() => undefined);
+}
+
+const out = recordResult('http-load', results);
+console.log(`recorded ${path.relative(repoRoot, out)}`);
