@@ -3,3 +3,5 @@ export * from './sessions.js';
 export * from './subscriptions.js';
 export * from './meetings.js';
 export * from './mail.js';
+export * from './files.js';
+export * from './chat.js';
