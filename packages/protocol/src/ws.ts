@@ -206,6 +206,8 @@ export const joinRequestSchema = z.object({
   isVideoOn: z.boolean().default(true),
   sessionId: z.string().min(1).max(100),
   password: z.string().max(200).optional(),
+  /** The host token issued at meeting creation (a host link without a signed-in session). */
+  hostToken: z.string().max(256).optional(),
 });
 export type JoinRequest = z.infer<typeof joinRequestSchema>;
 
@@ -217,3 +219,40 @@ export const joinResponseSchema = z.object({
   admission: z.enum(['admitted', 'waiting']),
 });
 export type JoinResponse = z.infer<typeof joinResponseSchema>;
+
+/** Shared files in the room (POST /api/meetings/{id}/files, multipart field `file`). */
+export const ROOM_FILE_LIMITS = {
+  /** Largest file accepted; larger uploads are refused with 413. */
+  maxBytes: 25 * 1024 * 1024,
+} as const;
+
+/** The answer of an upload, and `fileData` of a chat message that carries it. */
+export const roomFileSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  size: z.number(),
+  mimeType: z.string(),
+  /** Download URL (`GET /api/files/{id}`), answered with Content-Disposition: attachment. */
+  url: z.string(),
+});
+export type RoomFile = z.infer<typeof roomFileSchema>;
+
+/**
+ * POST /api/meetings/{id}/participants (spec §7: the join form with name and an e-mail for
+ * billing). The same checks as /join; answers {id, name} plus the join fields.
+ */
+export const participantRegistrationSchema = z.object({
+  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax),
+  email: z.email().max(254).optional(),
+  sessionId: z.string().min(1).max(100).optional(),
+  password: z.string().max(200).optional(),
+  isMuted: z.boolean().default(true),
+  isVideoOn: z.boolean().default(true),
+});
+export type ParticipantRegistration = z.infer<typeof participantRegistrationSchema>;
+
+export const participantRegistrationResponseSchema = joinResponseSchema.extend({ name: z.string() });
+export type ParticipantRegistrationResponse = z.infer<typeof participantRegistrationResponseSchema>;
+
+/** GET /api/meetings/{id}/participants: the admitted participants (connected or within grace). */
+export const roomParticipantListSchema = z.array(roomParticipantSchema);
