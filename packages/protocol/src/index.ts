@@ -2,3 +2,4 @@ export * from './constants.js';
 export * from './entities.js';
 export * from './health.js';
 export * from './ws.js';
+export * from './meetings.js';

@@ -1,0 +1,81 @@
+import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
+import type { Database } from '../../db/index.js';
+import { meetingInvitees, meetings, type MeetingInviteeRow, type MeetingRow } from '../../db/schema/index.js';
+
+export type NewMeeting = typeof meetings.$inferInsert;
+export type MeetingChanges = Partial<
+  Omit<NewMeeting, 'id' | 'meetingId' | 'hostId' | 'createdAt' | 'icsSequence' | 'meetingType'>
+>;
+
+/** SQL of the meetings slice: meetings and their invitees. */
+export function createMeetingsRepository(db: Database) {
+  return {
+    /** Inserts unless the public meeting id is taken; then answers undefined (the caller retries). */
+    async insertIfIdFree(values: NewMeeting): Promise<MeetingRow | undefined> {
+      const [row] = await db
+        .insert(meetings)
+        .values(values)
+        .onConflictDoNothing({ target: meetings.meetingId })
+        .returning();
+      return row;
+    },
+
+    async findByMeetingId(meetingId: string): Promise<MeetingRow | undefined> {
+      const [row] = await db.select().from(meetings).where(eq(meetings.meetingId, meetingId)).limit(1);
+      return row;
+    },
+
+    async listByHost(hostId: string): Promise<MeetingRow[]> {
+      return db
+        .select()
+        .from(meetings)
+        .where(eq(meetings.hostId, hostId))
+        .orderBy(asc(meetings.scheduledFor), desc(meetings.createdAt));
+    },
+
+    /** Applies the changes and raises the iCalendar SEQUENCE by one. */
+    async update(id: string, changes: MeetingChanges): Promise<MeetingRow | undefined> {
+      const [row] = await db
+        .update(meetings)
+        .set({ ...changes, icsSequence: sql`${meetings.icsSequence} + 1`, updatedAt: new Date() })
+        .where(eq(meetings.id, id))
+        .returning();
+      return row;
+    },
+
+    async delete(id: string): Promise<void> {
+      await db.delete(meetings).where(eq(meetings.id, id));
+    },
+
+    async listInvitees(meetingRowId: string): Promise<MeetingInviteeRow[]> {
+      return db
+        .select()
+        .from(meetingInvitees)
+        .where(eq(meetingInvitees.meetingId, meetingRowId))
+        .orderBy(asc(meetingInvitees.createdAt), asc(meetingInvitees.email));
+    },
+
+    /** Adds invitees, or refreshes the name of one already invited. */
+    async upsertInvitees(meetingRowId: string, invitees: { email: string; name: string }[]): Promise<void> {
+      if (invitees.length === 0) return;
+      await db
+        .insert(meetingInvitees)
+        .values(invitees.map((i) => ({ meetingId: meetingRowId, email: i.email, name: i.name })))
+        .onConflictDoUpdate({
+          target: [meetingInvitees.meetingId, meetingInvitees.email],
+          set: { name: sql`excluded.name` },
+        });
+    },
+
+    /** Removes every invitee whose email is not in `keep`; answers the removed rows. */
+    async removeInviteesExcept(meetingRowId: string, keep: string[]): Promise<MeetingInviteeRow[]> {
+      const where =
+        keep.length > 0
+          ? and(eq(meetingInvitees.meetingId, meetingRowId), notInArray(meetingInvitees.email, keep))
+          : eq(meetingInvitees.meetingId, meetingRowId);
+      return db.delete(meetingInvitees).where(where).returning();
+    },
+  };
+}
+
+export type MeetingsRepository = ReturnType<typeof createMeetingsRepository>;

@@ -1,0 +1,295 @@
+import { randomInt } from 'node:crypto';
+import {
+  MEETING_MESSAGES,
+  nextOccurrence,
+  type InstantMeetingBody,
+  type InviteeInput,
+  type Meeting,
+  type MeetingWithInvitees,
+  type RecurrencePattern,
+  type ScheduledMeetingBody,
+} from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MeetingRow, UserRow } from '../../db/schema/index.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { Mailer } from '../../providers/mail/index.js';
+import { invitationMessage, type InvitationKind, type InvitationMeeting } from './invitations.js';
+import { hashMeetingPassword } from './password.js';
+import type { MeetingsRepository } from './repository.js';
+
+export interface MeetingsServiceDeps {
+  repo: MeetingsRepository;
+  mailer: Mailer;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  now?: () => Date;
+}
+
+export interface InvitationsOutcome {
+  sent: number;
+  failed: string[];
+}
+
+type Person = { email: string; name: string };
+
+const INSTANT_TITLE = 'Instant Meeting';
+const ID_ATTEMPTS = 8;
+
+/** A fresh ddd-ddd-ddd id from the system's cryptographic random source. */
+export function generateMeetingId(): string {
+  const digits = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+  return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
+}
+
+function userName(user: UserRow): string | null {
+  const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
+  return name || null;
+}
+
+function pattern(row: MeetingRow): RecurrencePattern | null {
+  return row.isRecurring ? ((row.recurrencePattern as RecurrencePattern | null) ?? null) : null;
+}
+
+export function toMeeting(row: MeetingRow, now: Date): Meeting {
+  const next = row.scheduledFor ? nextOccurrence(row.scheduledFor, row.timezone, pattern(row), now) : null;
+  return {
+    id: row.id,
+    meetingId: row.meetingId,
+    title: row.title,
+    description: row.description,
+    hostId: row.hostId,
+    hostEmail: row.hostEmail,
+    scheduledFor: row.scheduledFor?.toISOString() ?? null,
+    duration: row.duration,
+    timezone: row.timezone,
+    isRecurring: row.isRecurring,
+    recurrencePattern: pattern(row),
+    meetingType: row.meetingType as Meeting['meetingType'],
+    maxParticipants: row.maxParticipants,
+    requiresPassword: row.passwordHash !== null,
+    waitingRoom: row.waitingRoom,
+    allowRecording: row.allowRecording,
+    isActive: row.isActive,
+    status: row.status as Meeting['status'],
+    nextOccurrence: next?.toISOString() ?? null,
+  };
+}
+
+/** One entry per address; a later row with the same address wins (its name). */
+function dedupe(invitees: InviteeInput[]): Person[] {
+  const byEmail = new Map<string, Person>();
+  for (const i of invitees) byEmail.set(i.email, { email: i.email, name: i.name });
+  return [...byEmail.values()];
+}
+
+/** Rules and permissions of meetings: who may do what, what is valid, who gets mail. */
+export function createMeetingsService({
+  repo,
+  mailer,
+  publicUrl,
+  log,
+  now = () => new Date(),
+}: MeetingsServiceDeps) {
+  async function insertWithFreshId(
+    values: Omit<Parameters<MeetingsRepository['insertIfIdFree']>[0], 'meetingId'>,
+  ) {
+    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
+      const row = await repo.insertIfIdFree({ ...values, meetingId: generateMeetingId() });
+      if (row) return row;
+    }
+    throw new Error('could not find a free meeting id');
+  }
+
+  /** The meeting, if `user` hosts it: 404 when unknown, 403 when someone else's. */
+  async function ownMeeting(user: UserRow, meetingId: string): Promise<MeetingRow> {
+    const row = await repo.findByMeetingId(meetingId);
+    if (!row) throw notFound('Meeting not found');
+    if (row.hostId !== user.id) throw forbidden('Only the host of this meeting can do that');
+    return row;
+  }
+
+  function assertFuture(when: Date) {
+    if (when.getTime() <= now().getTime()) throw badRequest(MEETING_MESSAGES.futureDate);
+  }
+
+  function mailMeeting(row: MeetingRow, host: UserRow, sequence = row.icsSequence): InvitationMeeting {
+    return {
+      id: row.id,
+      meetingId: row.meetingId,
+      title: row.title,
+      description: row.description,
+      scheduledFor: row.scheduledFor,
+      duration: row.duration,
+      timezone: row.timezone,
+      recurrencePattern: pattern(row),
+      icsSequence: sequence,
+      hostEmail: row.hostEmail ?? host.email,
+      hostName: userName(host),
+      requiresPassword: row.passwordHash !== null,
+    };
+  }
+
+  /** Sends one mail per recipient; a failure is logged and reported, never thrown. */
+  async function sendAll(
+    kind: InvitationKind,
+    meeting: InvitationMeeting,
+    recipients: Person[],
+    attendees: Person[],
+  ): Promise<InvitationsOutcome> {
+    const outcome: InvitationsOutcome = { sent: 0, failed: [] };
+    for (const to of recipients) {
+      try {
+        await mailer.send(invitationMessage(kind, meeting, to, attendees, publicUrl, now()));
+        outcome.sent++;
+      } catch (err) {
+        log.error({ err, meetingId: meeting.meetingId, kind }, 'failed to send a meeting e-mail');
+        outcome.failed.push(to.email);
+      }
+    }
+    return outcome;
+  }
+
+  async function scheduledValues(body: ScheduledMeetingBody, existing?: MeetingRow) {
+    const scheduledFor = new Date(body.scheduledFor);
+    const moved = !existing?.scheduledFor || existing.scheduledFor.getTime() !== scheduledFor.getTime();
+    if (moved) assertFuture(scheduledFor);
+    let passwordHash: string | null = null;
+    if (body.requiresPassword) {
+      if (body.password) passwordHash = await hashMeetingPassword(body.password);
+      else if (existing?.passwordHash) passwordHash = existing.passwordHash;
+      else throw badRequest(MEETING_MESSAGES.passwordRequired);
+    }
+    return {
+      title: body.title,
+      description: body.description,
+      hostEmail: body.hostEmail,
+      scheduledFor,
+      duration: body.duration,
+      timezone: body.timezone,
+      isRecurring: body.isRecurring,
+      recurrencePattern: body.isRecurring ? (body.recurrencePattern ?? null) : null,
+      maxParticipants: body.maxParticipants,
+      passwordHash,
+      waitingRoom: body.waitingRoom,
+      allowRecording: body.allowRecording,
+    };
+  }
+
+  function assertOpen(row: MeetingRow) {
+    if (row.status === 'ended' || row.status === 'cancelled') {
+      throw conflict(`This meeting has ${row.status === 'ended' ? 'ended' : 'been cancelled'}`);
+    }
+  }
+
+  return {
+    async createInstant(host: UserRow, body: InstantMeetingBody): Promise<Meeting> {
+      const row = await insertWithFreshId({
+        title: body.title ?? INSTANT_TITLE,
+        hostId: host.id,
+        hostEmail: host.email,
+        scheduledFor: now(),
+        meetingType: 'instant',
+        isActive: true,
+        status: 'live',
+      });
+      return toMeeting(row, now());
+    },
+
+    async createScheduled(host: UserRow, body: ScheduledMeetingBody): Promise<Meeting> {
+      const values = await scheduledValues(body);
+      const row = await insertWithFreshId({
+        ...values,
+        hostId: host.id,
+        meetingType: 'scheduled',
+        isActive: true,
+        status: 'scheduled',
+      });
+      return toMeeting(row, now());
+    },
+
+    async listMine(user: UserRow): Promise<Meeting[]> {
+      const at = now();
+      return (await repo.listByHost(user.id)).map((r) => toMeeting(r, at));
+    },
+
+    async getForHost(user: UserRow, meetingId: string): Promise<MeetingWithInvitees> {
+      const row = await ownMeeting(user, meetingId);
+      const invitees = await repo.listInvitees(row.id);
+      return { ...toMeeting(row, now()), invitees: invitees.map((i) => ({ email: i.email, name: i.name })) };
+    },
+
+    /**
+     * Saves an edit, raises the SEQUENCE and mails every invitee the updated invitation (new ones an
+     * invitation, removed ones a cancellation).
+     */
+    async update(
+      user: UserRow,
+      meetingId: string,
+      body: ScheduledMeetingBody & { invitees?: InviteeInput[] },
+    ): Promise<Meeting & { invitations: InvitationsOutcome }> {
+      const row = await ownMeeting(user, meetingId);
+      if (row.meetingType !== 'scheduled') throw badRequest('Only scheduled meetings can be edited');
+      assertOpen(row);
+      const values = await scheduledValues(body, row);
+      const before = await repo.listInvitees(row.id);
+      const updated = await repo.update(row.id, values);
+      if (!updated) throw notFound('Meeting not found');
+
+      let removed: Person[] = [];
+      if (body.invitees) {
+        const wanted = dedupe(body.invitees);
+        removed = await repo.removeInviteesExcept(
+          row.id,
+          wanted.map((w) => w.email),
+        );
+        await repo.upsertInvitees(row.id, wanted);
+      }
+      const current = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
+      const known = new Set(before.map((b) => b.email));
+      const meeting = mailMeeting(updated, user);
+      const results = await Promise.all([
+        sendAll(
+          'update',
+          meeting,
+          current.filter((c) => known.has(c.email)),
+          current,
+        ),
+        sendAll(
+          'invite',
+          meeting,
+          current.filter((c) => !known.has(c.email)),
+          current,
+        ),
+        sendAll('cancel', meeting, removed, removed),
+      ]);
+      const invitations = {
+        sent: results.reduce((n, r) => n + r.sent, 0),
+        failed: results.flatMap((r) => r.failed),
+      };
+      return { ...toMeeting(updated, now()), invitations };
+    },
+
+    /** Deletes the meeting after mailing each invitee a cancellation (METHOD:CANCEL). */
+    async remove(user: UserRow, meetingId: string): Promise<InvitationsOutcome> {
+      const row = await ownMeeting(user, meetingId);
+      const invitees = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
+      const meeting = mailMeeting(row, user, row.icsSequence + 1);
+      await repo.delete(row.id);
+      return row.status === 'ended'
+        ? { sent: 0, failed: [] }
+        : sendAll('cancel', meeting, invitees, invitees);
+    },
+
+    /** Adds invitees to the host's meeting and mails each of them the invitation. */
+    async invite(user: UserRow, meetingId: string, invitees: InviteeInput[]): Promise<InvitationsOutcome> {
+      const row = await ownMeeting(user, meetingId);
+      assertOpen(row);
+      const people = dedupe(invitees);
+      await repo.upsertInvitees(row.id, people);
+      const all = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
+      return sendAll('invite', mailMeeting(row, user), people, all);
+    },
+  };
+}
+
+export type MeetingsService = ReturnType<typeof createMeetingsService>;

@@ -1,0 +1,204 @@
+import type { AddressInfo } from 'node:net';
+import ical from 'node-ical';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, makePro, signIn, type TestContext } from '../../../test/app.js';
+import { parseMessage } from '../../modules/mail/mime.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on a free local port that keeps what it receives. */
+async function startSmtp(): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { server, port, received };
+}
+
+function calendarPart(raw: string) {
+  const parsed = parseMessage(raw);
+  const part = parsed.parts.find((p) => p.contentType === 'text/calendar');
+  if (!part) throw new Error('no text/calendar part');
+  const events = Object.values(ical.sync.parseICS(part.text));
+  const event = events.find((e) => e?.type === 'VEVENT') as ical.VEvent;
+  return { parsed, part, event, text: part.text };
+}
+
+describe('invitations over SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  let t: TestContext;
+  let cookie: string;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: 'Parley <meetings@parley.test>',
+      PUBLIC_URL: 'https://meet.example.com',
+    });
+    const host = await signIn(t, { email: 'host@example.com', firstName: 'Hana', lastName: 'Host' });
+    await makePro(t, host.userId);
+    cookie = host.cookie;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await new Promise<void>((resolve) => smtp?.server.close(() => resolve()));
+  });
+
+  it('delivers a working invitation, an update with a higher SEQUENCE, then a cancellation', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/meetings',
+      headers: { cookie },
+      payload: {
+        meetingType: 'scheduled',
+        title: 'Design review',
+        description: 'Bring mockups',
+        hostEmail: 'host@example.com',
+        scheduledFor: '2031-03-03T14:30:00.000Z', // 09:30 in New York (EST)
+        duration: 60,
+        timezone: 'America/New_York',
+        isRecurring: true,
+        recurrencePattern: 'weekly',
+        maxParticipants: 10,
+        requiresPassword: false,
+        waitingRoom: false,
+        allowRecording: true,
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { meetingId } = created.json();
+
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/api/meetings/invitations',
+      headers: { cookie },
+      payload: {
+        meetingId,
+        invitees: [
+          { email: 'ann@example.com', name: 'Ann Lee' },
+          { email: 'bob@example.com', name: 'Bob' },
+        ],
+      },
+    });
+    expect(invited.json()).toEqual({ sent: 2, failed: [] });
+    expect(smtp.received).toHaveLength(2);
+    const toAnn = smtp.received.find((r) => r.to.includes('ann@example.com'))!;
+    expect(toAnn.from).toBe('meetings@parley.test');
+
+    const { parsed, event, part } = calendarPart(toAnn.raw);
+    expect(parsed.headers.subject).toBe('Invitation: Design review');
+    expect(part.params.method).toBe('REQUEST');
+    expect(parsed.parts.some((p) => p.filename === 'invite.ics')).toBe(true);
+    const text = parsed.parts.find((p) => p.contentType === 'text/plain')!.text;
+    expect(text).toContain('Design review');
+    expect(text).toContain('When: Monday, March 3, 2031 at 9:30 AM (America/New_York)');
+    expect(text).toContain(`Join: https://meet.example.com/meeting/${meetingId}`);
+
+    expect(event.summary).toBe('Design review');
+    expect(event.start.toISOString()).toBe('2031-03-03T14:30:00.000Z');
+    expect(event.end?.toISOString()).toBe('2031-03-03T15:30:00.000Z');
+    expect(event.start.tz).toBe('America/New_York');
+    expect(event.location).toBe(`https://meet.example.com/meeting/${meetingId}`);
+    expect(String(event.sequence)).toBe('0');
+    const uid = event.uid;
+    // Weekly at 09:30 New York time, also after the switch to daylight saving time (March 9).
+    const occurrences = event.rrule!.all((_d, i) => i < 3).map((d) => d.toISOString());
+    expect(occurrences).toEqual([
+      '2031-03-03T14:30:00.000Z',
+      '2031-03-10T13:30:00.000Z',
+      '2031-03-17T13:30:00.000Z',
+    ]);
+    const attendees = ([] as ical.Attendee[]).concat(event.attendee ?? []);
+    expect(attendees.map((a) => (typeof a === 'string' ? a : a.val).toLowerCase()).sort()).toEqual([
+      'mailto:ann@example.com',
+      'mailto:bob@example.com',
+    ]);
+
+    smtp.received.length = 0;
+    const edited = await t.app.inject({
+      method: 'PUT',
+      url: `/api/meetings/${meetingId}`,
+      headers: { cookie },
+      payload: {
+        meetingType: 'scheduled',
+        title: 'Design review v2',
+        hostEmail: 'host@example.com',
+        scheduledFor: '2031-03-04T15:00:00.000Z',
+        duration: 30,
+        timezone: 'America/New_York',
+        isRecurring: false,
+        requiresPassword: false,
+      },
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(smtp.received).toHaveLength(2);
+    const update = calendarPart(smtp.received[0]!.raw);
+    expect(update.parsed.headers.subject).toBe('Updated invitation: Design review v2');
+    expect(update.event.uid).toBe(uid);
+    expect(String(update.event.sequence)).toBe('1');
+    expect(update.event.rrule).toBeUndefined();
+    expect(update.event.start.toISOString()).toBe('2031-03-04T15:00:00.000Z');
+
+    smtp.received.length = 0;
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/meetings/${meetingId}`,
+      headers: { cookie },
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(smtp.received).toHaveLength(2);
+    const cancel = calendarPart(smtp.received[0]!.raw);
+    expect(cancel.part.params.method).toBe('CANCEL');
+    expect(cancel.event.uid).toBe(uid);
+    expect(String(cancel.event.sequence)).toBe('2');
+    expect(cancel.event.status).toBe('CANCELLED');
+  });
+
+  it('reports the addresses the SMTP server refused instead of failing the request', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/meetings',
+      headers: { cookie },
+      payload: { meetingType: 'instant', title: 'Now' },
+    });
+    const { meetingId } = created.json();
+    smtp.server.onRcptTo = (address, _session, callback) =>
+      address.address === 'bounce@example.com' ? callback(new Error('no such user')) : callback();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/meetings/invitations',
+      headers: { cookie },
+      payload: {
+        meetingId,
+        invitees: [
+          { email: 'bounce@example.com', name: '' },
+          { email: 'ok@example.com', name: '' },
+        ],
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ sent: 1, failed: ['bounce@example.com'] });
+  });
+});
