@@ -10,6 +10,13 @@ import type { Config } from '../config.js';
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const https = config.publicUrl.startsWith('https://');
   const wsOrigin = config.publicUrl.replace(/^http/, 'ws');
+  // Stripe's Payment Element (only when Stripe is configured): Stripe.js, its frames and its API.
+  const stripe = config.stripe.secretKey && config.stripe.publishableKey;
+  const stripeScripts = stripe ? ['https://js.stripe.com', 'https://*.js.stripe.com'] : [];
+  const stripeFrames = stripe
+    ? ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com']
+    : [];
+  const stripeConnect = stripe ? ['https://api.stripe.com'] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -18,12 +25,13 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...stripeScripts],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:', 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", wsOrigin],
+        connectSrc: ["'self'", wsOrigin, ...stripeConnect],
+        frameSrc: ["'self'", ...stripeFrames],
         workerSrc: ["'self'", 'blob:'],
         formAction: ["'self'"],
         ...(https ? { upgradeInsecureRequests: [] } : {}),

@@ -17,6 +17,14 @@ export async function isPro(db: Database, userId: string, now: Date = new Date()
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
     .limit(1);
+  return grantsPro(row, now);
+}
+
+/** The rule itself, for a subscription row already read (the status API reports it as isActive). */
+export function grantsPro(
+  row: { status: string; currentPeriodEnd: Date | null } | undefined,
+  now: Date = new Date(),
+): boolean {
   if (!row || !PRO_STATUSES.has(row.status)) return false;
   return !row.currentPeriodEnd || row.currentPeriodEnd > now;
 }

@@ -1,0 +1,91 @@
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import type { Database } from '../../db/index.js';
+import { paymentEvents, subscriptions, type SubscriptionRow } from '../../db/schema/index.js';
+
+export interface SubscriptionValues {
+  customerId: string;
+  status: string;
+  currentPeriodEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  amountCents: number;
+  currency: string;
+  /** When the provider object applied here was read (out-of-order guard). */
+  providerUpdatedAt: Date;
+}
+
+/** Subscription rows and applied provider events (SQL only here). */
+export function createSubscriptionsRepository(db: Database) {
+  return {
+    async findByUser(userId: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).limit(1);
+      return row;
+    },
+
+    async findByProviderSubscription(
+      provider: string,
+      subscriptionId: string,
+    ): Promise<SubscriptionRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.provider, provider), eq(subscriptions.subscriptionId, subscriptionId)))
+        .limit(1);
+      return row;
+    },
+
+    /** Applies a provider read unless a read made later was applied already. */
+    async updateUnlessNewer(id: string, values: SubscriptionValues): Promise<boolean> {
+      const rows = await db
+        .update(subscriptions)
+        .set({ ...values, updatedAt: new Date() })
+        .where(
+          and(
+            eq(subscriptions.id, id),
+            or(
+              isNull(subscriptions.providerUpdatedAt),
+              lte(subscriptions.providerUpdatedAt, values.providerUpdatedAt),
+            ),
+          ),
+        )
+        .returning({ id: subscriptions.id });
+      return rows.length > 0;
+    },
+
+    /** The user's one subscription row now points at this provider subscription. */
+    async upsertForUser(
+      userId: string,
+      provider: string,
+      subscriptionId: string,
+      values: SubscriptionValues,
+    ): Promise<void> {
+      await db
+        .insert(subscriptions)
+        .values({ userId, provider, subscriptionId, ...values })
+        .onConflictDoUpdate({
+          target: subscriptions.userId,
+          set: { provider, subscriptionId, ...values, updatedAt: new Date() },
+        });
+    },
+
+    async hasEvent(id: string): Promise<boolean> {
+      const [row] = await db
+        .select({ id: paymentEvents.id })
+        .from(paymentEvents)
+        .where(eq(paymentEvents.id, id))
+        .limit(1);
+      return !!row;
+    },
+
+    /** Records an applied event; false when it was recorded already. */
+    async recordEvent(id: string, provider: string, type: string): Promise<boolean> {
+      const rows = await db
+        .insert(paymentEvents)
+        .values({ id, provider, type })
+        .onConflictDoNothing()
+        .returning({ id: paymentEvents.id });
+      return rows.length > 0;
+    },
+  };
+}
+
+export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;

@@ -1,0 +1,150 @@
+import {
+  PRO_PLAN,
+  type ConfirmationResult,
+  type SubscriptionActionResponse,
+  type SubscriptionCreateResponse,
+  type SubscriptionStatus,
+} from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/index.js';
+import type { UserRow } from '../../db/schema/index.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { PaymentsProvider } from '../../providers/payments/index.js';
+import type { PaymentEventHandler } from './events.js';
+import { createSubscriptionsRepository } from './repository.js';
+import { formatAmount, isLiveRow, toSubscriptionStatus } from './status.js';
+
+export const OWN_EMAIL_ONLY = 'You can only see and manage the subscription of your own account';
+const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{1,64}$/;
+
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Subscription rules: who may do what, and which provider calls each action makes. */
+export function createSubscriptionService(
+  db: Database,
+  provider: PaymentsProvider,
+  events: PaymentEventHandler,
+  log: FastifyBaseLogger,
+) {
+  const repo = createSubscriptionsRepository(db);
+
+  function requireOwnEmail(user: UserRow, email: string) {
+    if (!sameEmail(user.email, email)) throw forbidden(OWN_EMAIL_ONLY);
+  }
+
+  /** The user's status; a pending first payment is re-read from the provider (a missed event heals). */
+  async function status(user: UserRow): Promise<SubscriptionStatus> {
+    let row = await repo.findByUser(user.id);
+    if (row && row.status === 'incomplete' && row.provider === provider.name) {
+      try {
+        await events.refresh(row.subscriptionId);
+        row = await repo.findByUser(user.id);
+      } catch (err) {
+        log.warn({ err }, 'could not refresh a pending subscription from the provider');
+      }
+    }
+    return toSubscriptionStatus(row);
+  }
+
+  return {
+    status,
+
+    async statusForEmail(user: UserRow, email: string): Promise<SubscriptionStatus> {
+      requireOwnEmail(user, email);
+      return status(user);
+    },
+
+    async create(user: UserRow, email: string): Promise<SubscriptionCreateResponse> {
+      requireOwnEmail(user, email);
+      const row = await repo.findByUser(user.id);
+      if (row && isLiveRow(row)) throw conflict('You already have an active Pro subscription');
+
+      // A first payment still pending: hand back the same subscription's client secret.
+      if (row && row.status === 'incomplete' && row.provider === provider.name) {
+        const current = await events.refresh(row.subscriptionId);
+        if (current && current.status === 'incomplete' && current.clientSecret) {
+          return {
+            clientSecret: current.clientSecret,
+            subscription: { id: current.id, status: current.status },
+            message: 'Subscription created. Complete the payment to activate Pro.',
+          };
+        }
+        const after = await repo.findByUser(user.id);
+        if (after && isLiveRow(after)) throw conflict('You already have an active Pro subscription');
+      }
+
+      const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || null;
+      const customerId =
+        row && row.provider === provider.name
+          ? row.customerId
+          : await provider.ensureCustomer({ userId: user.id, email: user.email, name });
+      const readAt = new Date();
+      const sub = await provider.createSubscription({
+        customerId,
+        userId: user.id,
+        // The same request repeated (a double click, a retry) creates one subscription.
+        idempotencyKey: `parley-subscription-${user.id}-after-${row?.subscriptionId ?? 'none'}`,
+      });
+      await events.syncFromProvider(sub, readAt);
+      return {
+        clientSecret: sub.status === 'incomplete' ? sub.clientSecret : null,
+        subscription: { id: sub.id, status: sub.status },
+        message:
+          sub.status === 'incomplete'
+            ? 'Subscription created. Complete the payment to activate Pro.'
+            : `Subscription ${sub.status}`,
+      };
+    },
+
+    async cancel(user: UserRow, email: string): Promise<SubscriptionActionResponse> {
+      requireOwnEmail(user, email);
+      const row = await repo.findByUser(user.id);
+      if (!row || !isLiveRow(row)) throw badRequest('You have no active subscription to cancel');
+      if (!row.cancelAtPeriodEnd) {
+        const readAt = new Date();
+        await events.syncFromProvider(await provider.setCancelAtPeriodEnd(row.subscriptionId, true), readAt);
+      }
+      return {
+        message: 'Your subscription will end at the current billing period.',
+        status: toSubscriptionStatus(await repo.findByUser(user.id)),
+      };
+    },
+
+    async reactivate(user: UserRow, email: string): Promise<SubscriptionActionResponse> {
+      requireOwnEmail(user, email);
+      const row = await repo.findByUser(user.id);
+      if (!row || !isLiveRow(row)) {
+        throw badRequest('Your subscription has ended. Subscribe again to get Pro.');
+      }
+      if (row.cancelAtPeriodEnd) {
+        const readAt = new Date();
+        await events.syncFromProvider(await provider.setCancelAtPeriodEnd(row.subscriptionId, false), readAt);
+      }
+      return {
+        message: 'Your subscription will renew at the end of the current billing period.',
+        status: toSubscriptionStatus(await repo.findByUser(user.id)),
+      };
+    },
+
+    /**
+     * `sessionId` is the provider's subscription id (`sub_…`), as returned by create. The
+     * subscription is read from the provider (never from what the client says) and must be the
+     * signed-in user's.
+     */
+    async confirm(user: UserRow, sessionId: string): Promise<ConfirmationResult> {
+      if (!SUBSCRIPTION_ID.test(sessionId)) throw badRequest('Invalid confirmation link');
+      const row = await repo.findByProviderSubscription(provider.name, sessionId);
+      if (row && row.userId !== user.id) throw notFound('Subscription not found');
+      const sub = await events.refresh(sessionId);
+      if (!sub || sub.userId !== user.id) throw notFound('Subscription not found');
+      const active = sub.status === 'active' || sub.status === 'trialing';
+      return {
+        success: active,
+        customer: { email: user.email },
+        subscription: { planName: PRO_PLAN.name, amount: formatAmount(sub.amountCents), status: sub.status },
+      };
+    },
+  };
+}
+
+export type SubscriptionService = ReturnType<typeof createSubscriptionService>;
