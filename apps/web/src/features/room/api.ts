@@ -1,0 +1,95 @@
+import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
+import { useMutation } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '@/lib/api';
+
+/** The room's HTTP calls (spec §7). Components use these, never fetch directly. */
+
+export interface UploadedFile {
+  id: string;
+  name: string;
+  size: number;
+  mimeType: string;
+  url: string;
+}
+
+/** The per-meeting session id (spec §3): session storage, a key per meeting, made from the time. */
+export function meetingSessionId(meetingId: string, storage: Storage = sessionStorage): string {
+  const key = `meeting-session-${meetingId}`;
+  let id = storage.getItem(key);
+  if (!id) {
+    id = `session-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
+    storage.setItem(key, id);
+  }
+  return id;
+}
+
+export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinResponse> {
+  return apiRequest<JoinResponse>('POST', `/api/meetings/${encodeURIComponent(meetingId)}/join`, body);
+}
+
+export function useJoinMeeting(meetingId: string) {
+  return useMutation({ mutationFn: (body: JoinRequest) => joinMeeting(meetingId, body) });
+}
+
+/** What a failed join means for the screen the user sees. */
+export type JoinFailure =
+  | { kind: 'not_found' }
+  | { kind: 'ended' }
+  | { kind: 'full' }
+  | { kind: 'password'; wrong: boolean }
+  | { kind: 'rate_limited' }
+  | { kind: 'error'; message: string };
+
+export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFailure {
+  if (!(err instanceof ApiError))
+    return { kind: 'error', message: 'Please check your connection and try again.' };
+  const msg = err.serverMessage.toLowerCase();
+  switch (err.status) {
+    case 404:
+      return { kind: 'not_found' };
+    case 410:
+      return { kind: 'ended' };
+    case 409:
+      return msg.includes('full')
+        ? { kind: 'full' }
+        : msg.includes('end')
+          ? { kind: 'ended' }
+          : { kind: 'full' };
+    case 401:
+    case 403:
+      return { kind: 'password', wrong: passwordTried };
+    case 429:
+      return { kind: 'rate_limited' };
+    default:
+      return { kind: 'error', message: err.serverMessage || 'Please try again.' };
+  }
+}
+
+/** Uploads a chat attachment with the join token (the server checks type and size). */
+export async function uploadMeetingFile(
+  meetingId: string,
+  joinToken: string,
+  file: File,
+): Promise<UploadedFile> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const res = await fetch(`/api/meetings/${encodeURIComponent(meetingId)}/files`, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { Authorization: `Bearer ${joinToken}`, Accept: 'application/json' },
+    body: form,
+  });
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  if (!res.ok) throw new ApiError(res.status, text || res.statusText, body);
+  return body as UploadedFile;
+}
+
+export function useUploadFile(meetingId: string, joinToken: string) {
+  return useMutation({ mutationFn: (file: File) => uploadMeetingFile(meetingId, joinToken, file) });
+}

@@ -1,0 +1,145 @@
+import { NAME_LIMITS } from '@parley/protocol/constants';
+import { Mic, MicOff, Video, VideoOff } from 'lucide-react';
+import { useRef, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Input, Label } from '@/components/ui/input';
+import { cn } from '@/lib/cn';
+import { useAttachStream, useLocalMedia } from '../hooks';
+import type { LocalMedia } from '../media/local-media';
+import type { JoinChoice } from '../room-controller';
+
+export type PreJoinResult = JoinChoice;
+
+/** Returns the error text for a display name, or null when it is valid (spec §5). */
+export function validateRoomName(raw: string): string | null {
+  const name = raw.trim();
+  if (name.length < NAME_LIMITS.roomMin) return 'Name must be at least 2 characters';
+  if (name.length > NAME_LIMITS.roomMax) return `Name must be at most ${NAME_LIMITS.roomMax} characters`;
+  return null;
+}
+
+/** The pre-join dialog: display name, camera and microphone toggles, a live preview. */
+export function PreJoinDialog({
+  meetingId,
+  media,
+  initialName,
+  onJoin,
+  onCancel,
+}: {
+  meetingId: string;
+  media: LocalMedia;
+  initialName: string;
+  onJoin: (r: PreJoinResult) => void;
+  onCancel: () => void;
+}) {
+  const snap = useLocalMedia(media);
+  const [name, setName] = useState(initialName);
+  const [error, setError] = useState<string | null>(null);
+  const videoRef = useRef<HTMLVideoElement>(null);
+  useAttachStream(videoRef, media.stream, snap.trackVersion);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const problem = validateRoomName(name);
+    setError(problem);
+    if (problem) return;
+    onJoin({ name: name.trim(), audio: !snap.isMuted, video: snap.isVideoOn });
+  };
+
+  const previewText =
+    snap.cameraStatus === 'loading' || snap.cameraStatus === 'idle'
+      ? 'Camera loading...'
+      : snap.cameraStatus === 'error'
+        ? 'Camera error'
+        : snap.cameraStatus === 'unavailable'
+          ? 'Video disabled'
+          : !snap.isVideoOn
+            ? 'Video off'
+            : null;
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open) onCancel();
+      }}
+      title="Ready to join?"
+      description={`Meeting ${meetingId}`}
+      onEscapeKeyDown={(e) => e.preventDefault()}
+      onPointerDownOutside={(e) => e.preventDefault()}
+    >
+      <form onSubmit={submit} className="grid gap-4" noValidate>
+        <div className="relative aspect-video overflow-hidden rounded-xl bg-slate-900">
+          <video
+            ref={videoRef}
+            muted
+            playsInline
+            autoPlay
+            aria-label="Camera preview"
+            className={cn('size-full -scale-x-100 object-cover', previewText && 'invisible')}
+          />
+          {previewText ? (
+            <div className="absolute inset-0 grid place-items-center text-sm text-slate-300">
+              {previewText}
+            </div>
+          ) : null}
+          {snap.cameraError ? (
+            <p className="absolute inset-x-2 bottom-2 rounded-lg bg-red-600/90 px-2 py-1 text-xs text-white">
+              {snap.cameraError}
+            </p>
+          ) : null}
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="prejoin-name">Your name</Label>
+          <Input
+            id="prejoin-name"
+            autoFocus
+            value={name}
+            maxLength={NAME_LIMITS.roomMax}
+            onChange={(e) => {
+              setName(e.target.value);
+              if (error) setError(null);
+            }}
+            placeholder="Enter your name"
+            aria-invalid={!!error}
+            aria-describedby={error ? 'prejoin-name-error' : undefined}
+          />
+          {error ? (
+            <p id="prejoin-name-error" role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex gap-2">
+          <Button
+            variant={snap.isMuted ? 'destructive' : 'secondary'}
+            aria-pressed={!snap.isMuted}
+            aria-label={snap.isMuted ? 'Turn on microphone' : 'Turn off microphone'}
+            onClick={() => media.setMuted(!snap.isMuted)}
+            className="flex-1"
+          >
+            {snap.isMuted ? <MicOff /> : <Mic />}
+            {snap.isMuted ? 'Mic off' : 'Mic on'}
+          </Button>
+          <Button
+            variant={snap.isVideoOn ? 'secondary' : 'destructive'}
+            aria-pressed={snap.isVideoOn}
+            aria-label={snap.isVideoOn ? 'Turn off camera' : 'Turn on camera'}
+            onClick={() => media.setVideoOn(!snap.isVideoOn)}
+            className="flex-1"
+          >
+            {snap.isVideoOn ? <Video /> : <VideoOff />}
+            {snap.isVideoOn ? 'Camera on' : 'Camera off'}
+          </Button>
+        </div>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="ghost" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit">Join Meeting</Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

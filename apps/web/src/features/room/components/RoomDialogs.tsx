@@ -1,0 +1,68 @@
+import { PRO_PLAN } from '@parley/protocol/constants';
+import { Check } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+
+/** 'Upgrade to Pro for AI Features' (spec §2): opens whenever a feature needs a subscription. */
+export function UpgradeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Upgrade to Pro for AI Features">
+      <ul className="grid gap-2 text-sm">
+        {['Live transcription', 'AI translation', 'Meeting summaries with action items'].map((f) => (
+          <li key={f} className="flex items-center gap-2">
+            <Check className="size-4 text-emerald-500" /> {f}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-4 text-2xl font-bold">
+        ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval}
+      </p>
+      <p className="text-sm text-slate-500 dark:text-slate-400">Cancel anytime</p>
+      <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="ghost" onClick={() => onOpenChange(false)}>
+          Maybe Later
+        </Button>
+        <Button asChild variant="gradient">
+          <Link to="/subscribe">Upgrade Now</Link>
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
+export const SHORTCUTS: { keys: string; what: string }[] = [
+  { keys: 'M', what: 'Mute or unmute your microphone' },
+  { keys: 'V', what: 'Turn your camera on or off' },
+  { keys: 'S', what: 'Start or stop sharing your screen' },
+  { keys: 'C', what: 'Open or close the chat' },
+  { keys: 'P', what: 'Open or close the people list' },
+  { keys: 'T', what: 'Open or close the meeting tools' },
+  { keys: 'Esc', what: 'Close the side panel' },
+  { keys: '?', what: 'Show these shortcuts' },
+];
+
+export function ShortcutsDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange} title="Keyboard shortcuts">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        {SHORTCUTS.map((s) => (
+          <div key={s.keys} className="contents">
+            <dt>
+              <kbd className="rounded border border-slate-300 bg-slate-100 px-2 py-0.5 font-mono text-xs dark:border-slate-700 dark:bg-slate-800">
+                {s.keys}
+              </kbd>
+            </dt>
+            <dd>{s.what}</dd>
+          </div>
+        ))}
+      </dl>
+    </Dialog>
+  );
+}

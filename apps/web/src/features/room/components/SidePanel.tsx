@@ -1,0 +1,239 @@
+import type { RoomParticipant } from '@parley/protocol/ws';
+import {
+  Bot,
+  MessageSquare,
+  Mic,
+  MicOff,
+  Sparkles,
+  UserMinus,
+  Users,
+  Video,
+  VideoOff,
+  Wrench,
+  X,
+} from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
+import type { RoomSession, RoomSnapshot } from '../room-session';
+import { ChatPanel } from './ChatPanel';
+
+export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools';
+
+const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[] = [
+  { id: 'participants', label: 'People', icon: Users },
+  { id: 'chat', label: 'Chat & Files', icon: MessageSquare },
+  { id: 'ai', label: 'AI', icon: Bot },
+  { id: 'tools', label: 'Tools', icon: Wrench },
+];
+
+/** One of none/participants/chat/ai/tools; choosing the active one closes the panel (spec §2). */
+export function togglePanel(current: PanelId, clicked: PanelId): PanelId {
+  return current === clicked ? 'none' : clicked;
+}
+
+function PersonRow({
+  p,
+  isSelf,
+  canModerate,
+  onMute,
+  onRemove,
+}: {
+  p: RoomParticipant;
+  isSelf: boolean;
+  canModerate: boolean;
+  onMute: (muted: boolean) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li
+      data-testid="person"
+      data-participant-id={p.id}
+      className="flex items-center gap-2 rounded-lg px-2 py-2 hover:bg-white/5"
+    >
+      <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-600 text-sm font-semibold">
+        {p.name.charAt(0).toUpperCase()}
+      </span>
+      <span className="min-w-0 flex-1">
+        <span className="block truncate text-sm">
+          {p.name}
+          {isSelf ? ' (You)' : ''}
+        </span>
+        {!p.isConnected ? <span className="text-xs text-amber-300">Reconnecting...</span> : null}
+      </span>
+      {p.isHost ? <Badge variant="brand">Host</Badge> : null}
+      {p.isVideoOn ? (
+        <Video aria-label="Camera on" className="size-4 text-slate-300" />
+      ) : (
+        <VideoOff aria-label="Camera off" className="size-4 text-slate-500" />
+      )}
+      {canModerate && !isSelf ? (
+        <>
+          <Button
+            size="icon"
+            variant="ghost"
+            className="size-8 text-slate-200 hover:bg-white/10"
+            aria-label={p.isMuted ? `Ask ${p.name} to unmute` : `Mute ${p.name}`}
+            title={p.isMuted ? 'Ask to unmute' : 'Mute'}
+            onClick={() => onMute(!p.isMuted)}
+          >
+            {p.isMuted ? <MicOff className="text-red-400" /> : <Mic />}
+          </Button>
+          <Button
+            size="icon"
+            variant="ghost"
+            className="size-8 text-slate-200 hover:bg-white/10"
+            aria-label={`Remove ${p.name}`}
+            title="Remove from the meeting"
+            onClick={onRemove}
+          >
+            <UserMinus />
+          </Button>
+        </>
+      ) : p.isMuted ? (
+        <MicOff aria-label="Muted" className="size-4 text-red-400" />
+      ) : (
+        <Mic aria-label="Unmuted" className="size-4 text-slate-300" />
+      )}
+    </li>
+  );
+}
+
+function PeopleTab({ session, room }: { session: RoomSession; room: RoomSnapshot }) {
+  const self = room.self;
+  const isHost = !!self?.isHost;
+  const everyone = self ? [self, ...room.participants] : room.participants;
+  return (
+    <div className="space-y-4 overflow-y-auto p-3">
+      {isHost && room.waitingList.length > 0 ? (
+        <section aria-label="Waiting room">
+          <h3 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
+            Waiting to join ({room.waitingList.length})
+          </h3>
+          <ul>
+            {room.waitingList.map((w) => (
+              <li key={w.id} className="flex items-center gap-2 rounded-lg px-2 py-2">
+                <span className="min-w-0 flex-1 truncate text-sm">{w.name}</span>
+                <Button size="sm" onClick={() => void session.admit(w.id)}>
+                  Admit
+                </Button>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="text-slate-200 hover:bg-white/10"
+                  onClick={() => void session.deny(w.id)}
+                >
+                  Deny
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <section aria-label="Participants">
+        <h3 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-400">
+          In the meeting ({everyone.length})
+        </h3>
+        <ul>
+          {everyone.map((p) => (
+            <PersonRow
+              key={p.id}
+              p={p}
+              isSelf={p.id === self?.id}
+              canModerate={isHost}
+              onMute={(muted) => void session.muteParticipant(p.id, muted)}
+              onRemove={() => {
+                if (window.confirm(`Remove ${p.name} from the meeting?`))
+                  void session.removeParticipant(p.id);
+              }}
+            />
+          ))}
+        </ul>
+      </section>
+    </div>
+  );
+}
+
+function AiTab({ onOpenTools }: { onOpenTools: () => void }) {
+  return (
+    <div className="space-y-3 p-4 text-sm text-slate-300">
+      <Sparkles className="size-8 text-fuchsia-300" />
+      <p className="font-medium text-slate-100">AI features live in the Tools tab.</p>
+      <p>Live transcription, translation and meeting summaries are in Meeting Tools.</p>
+      <Button size="sm" onClick={onOpenTools}>
+        <Wrench /> Open Tools
+      </Button>
+    </div>
+  );
+}
+
+function ToolsTab() {
+  return (
+    <div className="space-y-3 p-4 text-sm text-slate-300">
+      <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
+      <p>The meeting summarizer, live translation and live transcripts will appear here.</p>
+      <p className="text-slate-400">They are coming in the next update of the room.</p>
+    </div>
+  );
+}
+
+export function SidePanel({
+  panel,
+  onPanel,
+  session,
+  room,
+}: {
+  panel: PanelId;
+  onPanel: (p: PanelId) => void;
+  session: RoomSession;
+  room: RoomSnapshot;
+}) {
+  if (panel === 'none') return null;
+  return (
+    <aside
+      aria-label="Side panel"
+      className="fixed inset-0 z-30 flex flex-col bg-slate-900 text-slate-100 md:static md:z-auto md:w-80 md:shrink-0 md:rounded-xl md:ring-1 md:ring-white/10 lg:w-96"
+    >
+      <div
+        className="flex items-center gap-1 border-b border-white/10 p-2"
+        role="tablist"
+        aria-label="Panels"
+      >
+        {TABS.map((t) => (
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={panel === t.id}
+            onClick={() => onPanel(togglePanel(panel, t.id))}
+            className={cn(
+              'flex min-w-0 flex-1 items-center justify-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium sm:text-sm',
+              panel === t.id
+                ? 'bg-white/15 text-white'
+                : 'text-slate-400 hover:bg-white/5 hover:text-slate-100',
+            )}
+          >
+            <t.icon className="size-4 shrink-0" />
+            <span className="truncate">{t.label}</span>
+          </button>
+        ))}
+        <button
+          type="button"
+          aria-label="Close panel"
+          onClick={() => onPanel('none')}
+          className="rounded-lg p-1.5 text-slate-400 hover:bg-white/10 hover:text-white"
+        >
+          <X className="size-4" />
+        </button>
+      </div>
+      <div className="min-h-0 flex-1" role="tabpanel">
+        {panel === 'participants' ? <PeopleTab session={session} room={room} /> : null}
+        {panel === 'chat' ? (
+          <ChatPanel session={session} messages={room.chat} selfId={room.self?.id} />
+        ) : null}
+        {panel === 'ai' ? <AiTab onOpenTools={() => onPanel('tools')} /> : null}
+        {panel === 'tools' ? <ToolsTab /> : null}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,204 @@
+import type { RoomParticipant } from '@parley/protocol/ws';
+import { Mic, MicOff, MonitorUp, WifiOff } from 'lucide-react';
+import { useRef } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { cn } from '@/lib/cn';
+import { useAttachStream, useLocalMedia, useRemotePeer } from '../hooks';
+import type { LocalMedia } from '../media/local-media';
+import type { PeerMesh } from '../media/peer-mesh';
+
+function Initial({ name, small }: { name: string; small?: boolean }) {
+  return (
+    <div className="absolute inset-0 grid place-items-center bg-gradient-to-br from-slate-800 to-slate-900">
+      <span
+        aria-hidden
+        className={cn(
+          'grid place-items-center rounded-full bg-brand-600 font-semibold text-white',
+          small ? 'size-10 text-lg' : 'size-16 text-2xl sm:size-20 sm:text-3xl',
+        )}
+      >
+        {name.trim().charAt(0).toUpperCase() || '?'}
+      </span>
+    </div>
+  );
+}
+
+function NameBar({
+  name,
+  isHost,
+  muted,
+  extra,
+}: {
+  name: string;
+  isHost: boolean;
+  muted: boolean;
+  extra?: string;
+}) {
+  return (
+    <div className="absolute inset-x-2 bottom-2 flex items-center gap-1.5 text-xs text-white">
+      <span className="flex min-w-0 items-center gap-1.5 rounded-md bg-black/60 px-2 py-1">
+        {muted ? (
+          <MicOff aria-label="Muted" className="size-3.5 shrink-0 text-red-400" />
+        ) : (
+          <Mic aria-label="Unmuted" className="size-3.5 shrink-0" />
+        )}
+        <span className="truncate font-medium">{name}</span>
+        {extra ? <span className="shrink-0 text-slate-300">{extra}</span> : null}
+      </span>
+      {isHost ? (
+        <Badge variant="brand" className="shrink-0">
+          Host
+        </Badge>
+      ) : null}
+    </div>
+  );
+}
+
+/** Own tile: mirrored camera, 'You', Host badge, the spec's own-tile texts. */
+export function SelfTile({
+  media,
+  name,
+  isHost,
+  small,
+  speakerId,
+}: {
+  media: LocalMedia;
+  name: string;
+  isHost: boolean;
+  small?: boolean;
+  speakerId?: string;
+}) {
+  const snap = useLocalMedia(media);
+  const ref = useRef<HTMLVideoElement>(null);
+  useAttachStream(ref, media.stream, snap.trackVersion, speakerId);
+  const text =
+    snap.cameraStatus === 'loading' || snap.cameraStatus === 'idle'
+      ? 'Camera loading...'
+      : snap.cameraStatus === 'error'
+        ? 'Camera error'
+        : snap.cameraStatus === 'unavailable'
+          ? 'Video disabled'
+          : !snap.isVideoOn && !snap.isScreenSharing
+            ? 'Video off'
+            : null;
+  const showVideo = text === null;
+  return (
+    <div
+      data-testid="self-tile"
+      className="relative aspect-video min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10"
+    >
+      <video
+        ref={ref}
+        muted
+        playsInline
+        autoPlay
+        className={cn(
+          'size-full object-cover',
+          !snap.isScreenSharing && '-scale-x-100',
+          snap.isScreenSharing && 'object-contain',
+          !showVideo && 'invisible',
+        )}
+      />
+      {!showVideo ? <Initial name={name} small={small} /> : null}
+      {text ? (
+        <span className="absolute left-2 top-2 rounded-md bg-black/60 px-2 py-0.5 text-xs text-slate-200">
+          {text}
+        </span>
+      ) : null}
+      <NameBar
+        name="You"
+        isHost={isHost}
+        muted={snap.isMuted}
+        extra={snap.isScreenSharing ? '(presenting)' : undefined}
+      />
+    </div>
+  );
+}
+
+/** A remote participant: their video (and audio), name, mute icon, initial when there is no picture. */
+export function RemoteTile({
+  mesh,
+  participant,
+  small,
+  speakerId,
+}: {
+  mesh: PeerMesh;
+  participant: RoomParticipant;
+  small?: boolean;
+  speakerId?: string;
+}) {
+  const { stream, connectionState, hasVideo } = useRemotePeer(mesh, participant.id);
+  const ref = useRef<HTMLVideoElement>(null);
+  useAttachStream(ref, stream, `${stream?.getTracks().length ?? 0}`, speakerId);
+  const showVideo = hasVideo && (participant.isVideoOn || participant.isScreenSharing);
+  const away = !participant.isConnected || connectionState === 'failed' || connectionState === 'disconnected';
+  return (
+    <div
+      data-testid="remote-tile"
+      data-participant-id={participant.id}
+      data-connection={connectionState}
+      className="relative aspect-video min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10"
+    >
+      {/* Always rendered: it also plays the participant's audio while their camera is off. */}
+      <video
+        ref={ref}
+        playsInline
+        autoPlay
+        className={cn(
+          'size-full',
+          participant.isScreenSharing ? 'object-contain' : 'object-cover',
+          !showVideo && 'invisible',
+        )}
+      />
+      {!showVideo ? <Initial name={participant.name} small={small} /> : null}
+      {away ? (
+        <span className="absolute left-2 top-2 flex items-center gap-1 rounded-md bg-amber-500/90 px-2 py-0.5 text-xs text-black">
+          <WifiOff className="size-3" /> Reconnecting...
+        </span>
+      ) : participant.isScreenSharing ? (
+        <span className="absolute left-2 top-2 flex items-center gap-1 rounded-md bg-black/60 px-2 py-0.5 text-xs text-white">
+          <MonitorUp className="size-3" /> Presenting
+        </span>
+      ) : null}
+      <NameBar name={participant.name} isHost={participant.isHost} muted={participant.isMuted} />
+    </div>
+  );
+}
+
+/** The large screen-share view (a silent copy of the sharer's stream; audio plays in the tile). */
+export function ScreenStage({
+  mesh,
+  media,
+  sharer,
+  selfId,
+}: {
+  mesh: PeerMesh;
+  media: LocalMedia;
+  sharer: RoomParticipant;
+  selfId: string | undefined;
+}) {
+  const isSelf = sharer.id === selfId;
+  const remote = useRemotePeer(mesh, sharer.id);
+  const local = useLocalMedia(media);
+  const ref = useRef<HTMLVideoElement>(null);
+  const stream = isSelf ? media.stream : remote.stream;
+  useAttachStream(ref, stream, isSelf ? local.trackVersion : `${remote.stream?.getTracks().length ?? 0}`);
+  return (
+    <div
+      data-testid="screen-share-stage"
+      className="relative h-full min-h-0 w-full overflow-hidden rounded-xl bg-black ring-1 ring-white/10"
+    >
+      <video
+        ref={ref}
+        muted
+        playsInline
+        autoPlay
+        className="size-full object-contain"
+        aria-label="Shared screen"
+      />
+      <span className="absolute left-3 top-3 flex items-center gap-1.5 rounded-md bg-black/70 px-2 py-1 text-xs text-white">
+        <MonitorUp className="size-3.5" /> {isSelf ? 'You are presenting' : `${sharer.name} is presenting`}
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import type { RoomSession } from './room-session';
+
+/**
+ * A read-only debugging handle for the browser tests and for people diagnosing a call from the
+ * devtools console: `window.__parley`. It exposes the live RTCPeerConnections (to read
+ * `getStats()`), the signaling state and the room's participants. Nothing here changes the call.
+ *
+ *   window.__parley.peerConnections()  → [{ participantId, pc, polite, iceRestarts }]
+ *   window.__parley.signalState()      → 'idle' | 'connecting' | 'joined' | 'reconnecting' | 'closed'
+ *   window.__parley.selfId()           → this participant's id, or null before the join
+ *   window.__parley.participants()     → the other participants as the room sees them
+ */
+export interface ParleyDebugHandle {
+  peerConnections(): { participantId: string; pc: RTCPeerConnection; polite: boolean; iceRestarts: number }[];
+  signalState(): string;
+  selfId(): string | null;
+  participants(): { id: string; name: string; isConnected: boolean }[];
+}
+
+declare global {
+  interface Window {
+    __parley?: ParleyDebugHandle;
+  }
+}
+
+export function installDebugHandle(session: RoomSession): () => void {
+  const handle: ParleyDebugHandle = {
+    peerConnections: () =>
+      session.mesh
+        .all()
+        .map((l) => ({ participantId: l.remoteId, pc: l.pc, polite: l.polite, iceRestarts: l.iceRestarts })),
+    signalState: () => session.signal.state,
+    selfId: () => session.getSnapshot().self?.id ?? null,
+    participants: () =>
+      session.getSnapshot().participants.map(({ id, name, isConnected }) => ({ id, name, isConnected })),
+  };
+  window.__parley = handle;
+  return () => {
+    if (window.__parley === handle) delete window.__parley;
+  };
+}

@@ -1,0 +1,302 @@
+import type { LocalTracks } from './peer-link';
+
+/**
+ * The local camera, microphone and screen: acquisition, toggles, live device switching and screen
+ * share. Tracks live here (never in React state); the UI reads `getSnapshot()` through a hook.
+ */
+
+export type CameraStatus = 'idle' | 'loading' | 'ready' | 'error' | 'unavailable';
+
+export interface DeviceLists {
+  audioInputs: MediaDeviceInfo[];
+  audioOutputs: MediaDeviceInfo[];
+  videoInputs: MediaDeviceInfo[];
+}
+
+export interface LocalMediaSnapshot {
+  cameraStatus: CameraStatus;
+  cameraError: string | null;
+  micError: string | null;
+  isMuted: boolean;
+  isVideoOn: boolean;
+  isScreenSharing: boolean;
+  hasAudio: boolean;
+  hasVideo: boolean;
+  devices: DeviceLists;
+  selected: { audioInput: string; audioOutput: string; videoInput: string };
+  /** Bumped whenever a track object changes, so video elements re-attach. */
+  trackVersion: number;
+}
+
+export const CAMERA_CONSTRAINTS: MediaTrackConstraints = {
+  width: { ideal: 640 },
+  height: { ideal: 480 },
+  frameRate: { ideal: 24, max: 30 },
+};
+
+const AUDIO_CONSTRAINTS: MediaTrackConstraints = {
+  echoCancellation: true,
+  noiseSuppression: true,
+  autoGainControl: true,
+};
+
+/** The spec's camera error texts (§8), by the DOMException name getUserMedia throws. */
+export function cameraErrorMessage(err: unknown): string {
+  const name =
+    err instanceof Error || (typeof err === 'object' && err && 'name' in err) ? (err as Error).name : '';
+  switch (name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return 'Camera permission denied. Please allow camera access in your browser settings.';
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return name === 'NotFoundError'
+        ? 'No camera found. Please connect a camera and try again.'
+        : 'The camera does not support the requested settings.';
+    case 'NotReadableError':
+    case 'AbortError':
+      return 'The camera is in use by another application.';
+    case 'TypeError':
+      return 'Camera API not supported in this browser';
+    default:
+      return 'Failed to access camera. Please ensure you have granted camera permissions.';
+  }
+}
+
+/** Device lists without the 'default' entry (spec §3). */
+export async function listDevices(): Promise<DeviceLists> {
+  if (!navigator.mediaDevices?.enumerateDevices)
+    return { audioInputs: [], audioOutputs: [], videoInputs: [] };
+  const all = (await navigator.mediaDevices.enumerateDevices()).filter((d) => d.deviceId !== 'default');
+  return {
+    audioInputs: all.filter((d) => d.kind === 'audioinput'),
+    audioOutputs: all.filter((d) => d.kind === 'audiooutput'),
+    videoInputs: all.filter((d) => d.kind === 'videoinput'),
+  };
+}
+
+export class LocalMedia {
+  readonly stream = new MediaStream();
+  private audio: MediaStreamTrack | null = null;
+  private camera: MediaStreamTrack | null = null;
+  private screen: MediaStreamTrack | null = null;
+  private readonly listeners = new Set<() => void>();
+  private readonly trackListeners = new Set<(t: LocalTracks) => void>();
+  private stopped = false;
+  private snapshot: LocalMediaSnapshot = {
+    cameraStatus: 'idle',
+    cameraError: null,
+    micError: null,
+    isMuted: false,
+    isVideoOn: true,
+    isScreenSharing: false,
+    hasAudio: false,
+    hasVideo: false,
+    devices: { audioInputs: [], audioOutputs: [], videoInputs: [] },
+    selected: { audioInput: '', audioOutput: '', videoInput: '' },
+    trackVersion: 0,
+  };
+
+  getSnapshot = (): LocalMediaSnapshot => this.snapshot;
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  /** Called with the tracks to send whenever they change (the mesh replaces its senders). */
+  onTracksChanged(l: (t: LocalTracks) => void): () => void {
+    this.trackListeners.add(l);
+    return () => this.trackListeners.delete(l);
+  }
+
+  private set(patch: Partial<LocalMediaSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  tracks(): LocalTracks {
+    return { stream: this.stream, audio: this.audio, video: this.screen ?? this.camera };
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  get cameraTrack(): MediaStreamTrack | null {
+    return this.camera;
+  }
+
+  get audioTrack(): MediaStreamTrack | null {
+    return this.audio;
+  }
+
+  get screenTrack(): MediaStreamTrack | null {
+    return this.screen;
+  }
+
+  private tracksChanged(): void {
+    this.set({
+      hasAudio: !!this.audio,
+      hasVideo: !!this.camera,
+      trackVersion: this.snapshot.trackVersion + 1,
+    });
+    const t = this.tracks();
+    for (const l of this.trackListeners) l(t);
+  }
+
+  /** Acquires camera and microphone; a failing camera still leaves the microphone working. */
+  async start(initial: { audio: boolean; video: boolean }): Promise<void> {
+    this.set({
+      isMuted: !initial.audio,
+      isVideoOn: initial.video,
+      cameraStatus: 'loading',
+      cameraError: null,
+    });
+    const md = navigator.mediaDevices;
+    if (!md?.getUserMedia) {
+      this.set({ cameraStatus: 'error', cameraError: 'Camera API not supported in this browser' });
+      return;
+    }
+    let got: MediaStream | null = null;
+    try {
+      got = await md.getUserMedia({ audio: AUDIO_CONSTRAINTS, video: CAMERA_CONSTRAINTS });
+    } catch (err) {
+      const name = (err as Error).name;
+      this.set({
+        cameraStatus: name === 'NotFoundError' ? 'unavailable' : 'error',
+        cameraError: cameraErrorMessage(err),
+      });
+      try {
+        got = await md.getUserMedia({ audio: AUDIO_CONSTRAINTS });
+      } catch (micErr) {
+        this.set({ micError: (micErr as Error).message || 'Microphone unavailable' });
+      }
+    }
+    if (this.stopped) {
+      got?.getTracks().forEach((t) => t.stop());
+      return;
+    }
+    if (got) {
+      const a = got.getAudioTracks()[0] ?? null;
+      const v = got.getVideoTracks()[0] ?? null;
+      if (a) this.useAudio(a);
+      if (v) {
+        this.useCamera(v);
+        this.set({ cameraStatus: 'ready' });
+      }
+    }
+    this.tracksChanged();
+    await this.refreshDevices();
+  }
+
+  private useAudio(track: MediaStreamTrack): void {
+    if (this.audio) {
+      this.stream.removeTrack(this.audio);
+      this.audio.stop();
+    }
+    this.audio = track;
+    track.enabled = !this.snapshot.isMuted;
+    this.stream.addTrack(track);
+    this.set({ selected: { ...this.snapshot.selected, audioInput: track.getSettings().deviceId ?? '' } });
+  }
+
+  private useCamera(track: MediaStreamTrack): void {
+    if (this.camera) {
+      if (!this.screen) this.stream.removeTrack(this.camera);
+      this.camera.stop();
+    }
+    this.camera = track;
+    track.enabled = this.snapshot.isVideoOn;
+    if (!this.screen) this.stream.addTrack(track);
+    track.onended = () => {
+      if (this.camera === track) this.set({ cameraStatus: 'error', cameraError: 'The camera stopped.' });
+    };
+    this.set({ selected: { ...this.snapshot.selected, videoInput: track.getSettings().deviceId ?? '' } });
+  }
+
+  setMuted(muted: boolean): void {
+    if (this.audio) this.audio.enabled = !muted;
+    this.set({ isMuted: muted });
+  }
+
+  setVideoOn(on: boolean): void {
+    if (this.camera) this.camera.enabled = on;
+    this.set({ isVideoOn: on });
+  }
+
+  async refreshDevices(): Promise<void> {
+    try {
+      this.set({ devices: await listDevices() });
+    } catch (err) {
+      console.warn('Could not list devices', err);
+    }
+  }
+
+  async switchMicrophone(deviceId: string): Promise<void> {
+    const s = await navigator.mediaDevices.getUserMedia({
+      audio: { ...AUDIO_CONSTRAINTS, deviceId: { exact: deviceId } },
+    });
+    const track = s.getAudioTracks()[0];
+    if (!track) return;
+    this.useAudio(track);
+    this.set({ selected: { ...this.snapshot.selected, audioInput: deviceId }, micError: null });
+    this.tracksChanged();
+  }
+
+  async switchCamera(deviceId: string): Promise<void> {
+    const s = await navigator.mediaDevices.getUserMedia({
+      video: { ...CAMERA_CONSTRAINTS, deviceId: { exact: deviceId } },
+    });
+    const track = s.getVideoTracks()[0];
+    if (!track) return;
+    this.useCamera(track);
+    this.set({
+      selected: { ...this.snapshot.selected, videoInput: deviceId },
+      cameraStatus: 'ready',
+      cameraError: null,
+    });
+    this.tracksChanged();
+  }
+
+  /** The speaker is applied by each media element (setSinkId); we only remember the choice. */
+  setSpeaker(deviceId: string): void {
+    this.set({ selected: { ...this.snapshot.selected, audioOutput: deviceId } });
+  }
+
+  async startScreenShare(): Promise<void> {
+    if (this.screen) return;
+    const s = await navigator.mediaDevices.getDisplayMedia({
+      video: { frameRate: { ideal: 15 } },
+      audio: false,
+    });
+    const track = s.getVideoTracks()[0];
+    if (!track) return;
+    track.contentHint = 'detail';
+    track.onended = () => this.stopScreenShare();
+    if (this.camera) this.stream.removeTrack(this.camera);
+    this.screen = track;
+    this.stream.addTrack(track);
+    this.set({ isScreenSharing: true });
+    this.tracksChanged();
+  }
+
+  stopScreenShare(): void {
+    const track = this.screen;
+    if (!track) return;
+    this.screen = null;
+    track.onended = null;
+    track.stop();
+    this.stream.removeTrack(track);
+    if (this.camera) this.stream.addTrack(this.camera);
+    this.set({ isScreenSharing: false });
+    this.tracksChanged();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of [this.audio, this.camera, this.screen]) t?.stop();
+    this.audio = this.camera = this.screen = null;
+    this.tracksChanged();
+  }
+}

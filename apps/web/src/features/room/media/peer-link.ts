@@ -1,0 +1,294 @@
+import { ICE_CANDIDATE_POOL_SIZE, VIDEO_BITRATE_CAP } from '@parley/protocol/constants';
+
+/**
+ * One RTCPeerConnection to one remote participant, negotiated with the "perfect negotiation"
+ * pattern (W3C WebRTC 1.0 §10.7): both sides may offer at any time; on a collision the polite
+ * side rolls back and takes the other's offer, the impolite side ignores the incoming offer.
+ * Which side is polite is decided by the caller from the two participant ids, so it is the same
+ * rule on both ends.
+ */
+
+export type SessionDescription = { type: 'offer' | 'answer' | 'pranswer' | 'rollback'; sdp: string };
+export type IceCandidate = {
+  candidate: string;
+  sdpMid?: string | null;
+  sdpMLineIndex?: number | null;
+  usernameFragment?: string | null;
+} | null;
+
+export interface PeerLinkSignals {
+  offer(desc: SessionDescription): void;
+  answer(desc: SessionDescription): void;
+  candidate(c: IceCandidate): void;
+}
+
+export interface LocalTracks {
+  stream: MediaStream;
+  audio: MediaStreamTrack | null;
+  /** The track to send as video: the camera, or the screen while sharing. */
+  video: MediaStreamTrack | null;
+}
+
+export interface PeerLinkOptions {
+  remoteId: string;
+  polite: boolean;
+  /** True when this side starts the negotiation (the newcomer); false waits for the offer. */
+  initiator: boolean;
+  iceServers: RTCIceServer[];
+  local: LocalTracks;
+  signals: PeerLinkSignals;
+  onChange: () => void;
+  log?: (msg: string, extra?: unknown) => void;
+  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+}
+
+/** How long an unanswered offer waits before it is sent again (a lost relay must not stall a pair). */
+const OFFER_RESEND_MS = 3000;
+const MAX_OFFER_RESENDS = 5;
+/** A 'disconnected' connection that does not come back within this time gets an ICE restart. */
+const DISCONNECTED_RESTART_MS = 4000;
+
+export class PeerLink {
+  readonly pc: RTCPeerConnection;
+  readonly remoteId: string;
+  readonly polite: boolean;
+  readonly remoteStream: MediaStream;
+  private makingOffer = false;
+  private ignoreOffer = false;
+  private isSettingRemoteAnswerPending = false;
+  private closed = false;
+  private offerTimer: ReturnType<typeof setTimeout> | null = null;
+  private offerResends = 0;
+  private disconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private local: LocalTracks;
+  /** The o= session id of the remote connection: a new one means the other side reloaded. */
+  remoteSessionId: string | null = null;
+  /** Counts ICE restarts, for the debugging handle. */
+  iceRestarts = 0;
+
+  constructor(private readonly opts: PeerLinkOptions) {
+    this.remoteId = opts.remoteId;
+    this.polite = opts.polite;
+    this.local = opts.local;
+    this.remoteStream = new MediaStream();
+    const config: RTCConfiguration = {
+      iceServers: opts.iceServers,
+      iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE,
+      bundlePolicy: 'max-bundle',
+    };
+    this.pc = opts.createPeerConnection ? opts.createPeerConnection(config) : new RTCPeerConnection(config);
+    this.wire();
+    if (opts.initiator) this.addLocalTransceivers();
+  }
+
+  get connectionState(): RTCPeerConnectionState {
+    return this.pc.connectionState;
+  }
+
+  private wire(): void {
+    const pc = this.pc;
+    pc.onnegotiationneeded = async () => {
+      try {
+        this.makingOffer = true;
+        await pc.setLocalDescription();
+        if (pc.localDescription) this.sendOffer();
+      } catch (err) {
+        this.opts.log?.(`peer ${this.remoteId}: offer failed`, err);
+      } finally {
+        this.makingOffer = false;
+      }
+    };
+    pc.onicecandidate = ({ candidate }) => {
+      if (!candidate) {
+        this.opts.signals.candidate(null);
+        return;
+      }
+      const c = candidate.toJSON();
+      this.opts.signals.candidate({
+        candidate: c.candidate ?? '',
+        sdpMid: c.sdpMid ?? null,
+        sdpMLineIndex: c.sdpMLineIndex ?? null,
+        usernameFragment: c.usernameFragment ?? null,
+      });
+    };
+    pc.ontrack = ({ track }) => {
+      for (const t of this.remoteStream.getTracks()) {
+        if (t.kind === track.kind && t !== track) this.remoteStream.removeTrack(t);
+      }
+      if (!this.remoteStream.getTracks().includes(track)) this.remoteStream.addTrack(track);
+      track.onunmute = () => this.opts.onChange();
+      this.opts.onChange();
+    };
+    pc.onsignalingstatechange = () => {
+      if (pc.signalingState === 'stable') {
+        this.clearOfferTimer();
+        void this.applyBitrateCap();
+      }
+    };
+    pc.onconnectionstatechange = () => {
+      const state = pc.connectionState;
+      if (state === 'failed') this.restartIce('failed');
+      if (state === 'disconnected') {
+        if (!this.disconnectTimer) {
+          this.disconnectTimer = setTimeout(() => {
+            this.disconnectTimer = null;
+            if (pc.connectionState === 'disconnected') this.restartIce('disconnected');
+          }, DISCONNECTED_RESTART_MS);
+        }
+      } else if (this.disconnectTimer) {
+        clearTimeout(this.disconnectTimer);
+        this.disconnectTimer = null;
+      }
+      this.opts.onChange();
+    };
+  }
+
+  /** The initiator creates one sendrecv transceiver per kind, even without a local track. */
+  private addLocalTransceivers(): void {
+    const { stream, audio, video } = this.local;
+    this.pc.addTransceiver(audio ?? 'audio', { direction: 'sendrecv', streams: [stream] });
+    this.pc.addTransceiver(video ?? 'video', {
+      direction: 'sendrecv',
+      streams: [stream],
+      sendEncodings: [{ maxBitrate: VIDEO_BITRATE_CAP }],
+    });
+  }
+
+  /** After taking an offer: send our tracks on the transceivers the offer created. */
+  private attachLocalToRemoteTransceivers(): void {
+    for (const kind of ['audio', 'video'] as const) {
+      const tr = this.transceiver(kind);
+      if (!tr) continue;
+      if (tr.direction === 'recvonly' || tr.direction === 'inactive') tr.direction = 'sendrecv';
+      const track = kind === 'audio' ? this.local.audio : this.local.video;
+      if (tr.sender.track !== track) void tr.sender.replaceTrack(track).catch(() => undefined);
+      try {
+        tr.sender.setStreams(this.local.stream);
+      } catch {
+        // setStreams is missing in old browsers; the msid then defaults
+      }
+    }
+  }
+
+  private transceiver(kind: 'audio' | 'video'): RTCRtpTransceiver | undefined {
+    return this.pc
+      .getTransceivers()
+      .find(
+        (t) =>
+          t.currentDirection !== 'stopped' &&
+          (t.receiver.track?.kind === kind || t.sender.track?.kind === kind),
+      );
+  }
+
+  /** Handles an offer or answer from the remote side (perfect negotiation). */
+  async handleDescription(description: SessionDescription): Promise<void> {
+    if (this.closed) return;
+    const pc = this.pc;
+    const readyForOffer =
+      !this.makingOffer && (pc.signalingState === 'stable' || this.isSettingRemoteAnswerPending);
+    const offerCollision = description.type === 'offer' && !readyForOffer;
+    this.ignoreOffer = !this.polite && offerCollision;
+    if (this.ignoreOffer) {
+      this.opts.log?.(`peer ${this.remoteId}: ignored a colliding offer (impolite)`);
+      return;
+    }
+    this.isSettingRemoteAnswerPending = description.type === 'answer';
+    this.remoteSessionId ??= sdpSessionId(description.sdp);
+    try {
+      await pc.setRemoteDescription(description as RTCSessionDescriptionInit);
+    } finally {
+      this.isSettingRemoteAnswerPending = false;
+    }
+    if (description.type === 'offer') {
+      this.attachLocalToRemoteTransceivers();
+      await pc.setLocalDescription();
+      const answer = pc.localDescription;
+      if (answer) this.opts.signals.answer({ type: 'answer', sdp: answer.sdp });
+    }
+  }
+
+  async handleCandidate(candidate: IceCandidate): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.pc.addIceCandidate(candidate ?? undefined);
+    } catch (err) {
+      if (!this.ignoreOffer) this.opts.log?.(`peer ${this.remoteId}: bad ICE candidate`, err);
+    }
+  }
+
+  /** Swaps what we send (device switch, screen share) without renegotiation. */
+  async setLocal(local: LocalTracks): Promise<void> {
+    this.local = local;
+    for (const kind of ['audio', 'video'] as const) {
+      const tr = this.transceiver(kind);
+      const track = kind === 'audio' ? local.audio : local.video;
+      if (tr && tr.sender.track !== track) await tr.sender.replaceTrack(track).catch(() => undefined);
+    }
+  }
+
+  restartIce(why: string): void {
+    if (this.closed) return;
+    this.opts.log?.(`peer ${this.remoteId}: ICE restart (${why})`);
+    this.iceRestarts += 1;
+    this.pc.restartIce();
+  }
+
+  private sendOffer(): void {
+    const desc = this.pc.localDescription;
+    if (!desc || desc.type !== 'offer') return;
+    this.opts.signals.offer({ type: 'offer', sdp: desc.sdp });
+    this.clearOfferTimer();
+    this.offerTimer = setTimeout(() => {
+      this.offerTimer = null;
+      if (this.closed || this.pc.signalingState !== 'have-local-offer') return;
+      if (this.offerResends >= MAX_OFFER_RESENDS) return;
+      this.offerResends += 1;
+      this.sendOffer();
+    }, OFFER_RESEND_MS);
+  }
+
+  private clearOfferTimer(): void {
+    if (this.offerTimer) clearTimeout(this.offerTimer);
+    this.offerTimer = null;
+    if (this.pc.signalingState === 'stable') this.offerResends = 0;
+  }
+
+  /** Caps the video sender at VIDEO_BITRATE_CAP (spec §9) once encodings exist. */
+  private async applyBitrateCap(): Promise<void> {
+    const sender = this.transceiver('video')?.sender;
+    if (!sender) return;
+    try {
+      const params = sender.getParameters();
+      if (!params.encodings || params.encodings.length === 0) return;
+      if (params.encodings.every((e) => e.maxBitrate === VIDEO_BITRATE_CAP)) return;
+      for (const e of params.encodings) e.maxBitrate = VIDEO_BITRATE_CAP;
+      await sender.setParameters(params);
+    } catch (err) {
+      this.opts.log?.(`peer ${this.remoteId}: could not cap the bitrate`, err);
+    }
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.clearOfferTimer();
+    if (this.disconnectTimer) clearTimeout(this.disconnectTimer);
+    this.pc.onnegotiationneeded = null;
+    this.pc.onicecandidate = null;
+    this.pc.ontrack = null;
+    this.pc.onconnectionstatechange = null;
+    this.pc.onsignalingstatechange = null;
+    this.pc.close();
+  }
+}
+
+/** The pair rule: the participant with the larger id is polite. Both ends compute the same. */
+export function isPolite(selfId: string, remoteId: string): boolean {
+  return selfId > remoteId;
+}
+
+/** The session id of an SDP's o= line: stable across renegotiations of one RTCPeerConnection. */
+export function sdpSessionId(sdp: string): string | null {
+  const m = /^o=\S+ (\d+) /m.exec(sdp);
+  return m ? m[1]! : null;
+}

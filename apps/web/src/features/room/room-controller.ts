@@ -1,0 +1,193 @@
+import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
+import { classifyJoinError, meetingSessionId } from './api';
+import type { EndKind } from './components/StatusScreens';
+import { installDebugHandle } from './debug';
+import { LocalMedia } from './media/local-media';
+import { loadPreferences } from './preferences';
+import { RoomSession, type Notice } from './room-session';
+import { signalUrl, type CloseReason } from './signal-client';
+
+/**
+ * The page's flow, outside React: local media for the preview, the REST join, the RoomSession,
+ * and every end state. The page renders `getSnapshot()`; nothing here touches the DOM.
+ */
+
+export interface JoinChoice {
+  name: string;
+  audio: boolean;
+  video: boolean;
+}
+
+export type RoomPhase =
+  | { k: 'prejoin' }
+  | { k: 'joining' }
+  | { k: 'password'; wrong: boolean }
+  | { k: 'room' }
+  | { k: 'end'; kind: EndKind; detail: string | null };
+
+export interface ControllerSnapshot {
+  phase: RoomPhase;
+  media: LocalMedia | null;
+  session: RoomSession | null;
+}
+
+export interface RoomControllerOptions {
+  meetingId: string;
+  /** `name` from the query; with `host=true` it joins at once (spec §2). */
+  queryName: string;
+  wantsHost: boolean;
+  hostToken?: string;
+  autoJoin: boolean;
+  join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
+  notify: (n: Notice) => void;
+}
+
+const CLOSE_TO_END: Record<CloseReason, EndKind> = {
+  left: 'left',
+  removed: 'removed',
+  ended: 'ended',
+  not_found: 'not_found',
+  denied: 'denied',
+  replaced: 'replaced',
+  unauthorized: 'connection_lost',
+  forbidden: 'error',
+  expired: 'connection_lost',
+  gave_up: 'connection_lost',
+};
+
+export class RoomController {
+  private snapshot: ControllerSnapshot = { phase: { k: 'prejoin' }, media: null, session: null };
+  private readonly listeners = new Set<() => void>();
+  private choice: JoinChoice | null = null;
+  private sessionCleanup: (() => void) | null = null;
+  private running = false;
+  private attempt = 0;
+
+  constructor(private readonly opts: RoomControllerOptions) {}
+
+  getSnapshot = (): ControllerSnapshot => this.snapshot;
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  private set(patch: Partial<ControllerSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  /** Starts the camera preview (and the host's immediate join). Safe to call again after stop. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const prefs = loadPreferences();
+    const auto = this.opts.autoJoin && this.attempt === 0;
+    const rejoin = this.choice;
+    const audio = rejoin ? rejoin.audio : auto || !prefs.joinMuted;
+    const video = rejoin ? rejoin.video : auto || !prefs.joinCameraOff;
+    const media = new LocalMedia();
+    void media.start({ audio, video });
+    this.set({ media, phase: { k: 'prejoin' } });
+    if (rejoin) this.join(rejoin);
+    else if (auto) this.join({ name: this.opts.queryName, audio: true, video: true });
+  }
+
+  /** Releases everything (unmount): the socket, the peer connections, the camera. */
+  stop(): void {
+    this.running = false;
+    this.endSession();
+    this.snapshot.media?.stop();
+    this.set({ media: null });
+  }
+
+  join(choice: JoinChoice, password?: string): void {
+    this.choice = choice;
+    this.attempt += 1;
+    const attempt = this.attempt;
+    this.set({ phase: { k: 'joining' } });
+    const body: JoinRequest = {
+      name: choice.name,
+      isHost: this.opts.wantsHost,
+      isMuted: !choice.audio,
+      isVideoOn: choice.video,
+      sessionId: meetingSessionId(this.opts.meetingId),
+      ...(password ? { password } : {}),
+      ...(this.opts.wantsHost && this.opts.hostToken ? { hostToken: this.opts.hostToken } : {}),
+    };
+    this.opts.join(this.opts.meetingId, body).then(
+      (res) => {
+        if (attempt === this.attempt && this.running) this.enterRoom(res, choice);
+      },
+      (err: unknown) => {
+        if (attempt !== this.attempt || !this.running) return;
+        console.error('Failed to join meeting', err);
+        const f = classifyJoinError(err, !!password);
+        if (f.kind === 'password') this.set({ phase: { k: 'password', wrong: f.wrong } });
+        else this.end(f.kind, f.kind === 'error' ? f.message : null);
+      },
+    );
+  }
+
+  submitPassword(password: string): void {
+    if (this.choice) this.join(this.choice, password);
+  }
+
+  private enterRoom(res: JoinResponse, choice: JoinChoice): void {
+    const media = this.snapshot.media;
+    if (!media) return;
+    media.setMuted(!choice.audio);
+    media.setVideoOn(choice.video);
+    const session = new RoomSession({
+      meetingId: this.opts.meetingId,
+      participantId: res.id,
+      joinToken: res.joinToken,
+      socketUrl: signalUrl(window.location, {
+        meetingId: this.opts.meetingId,
+        name: choice.name,
+        host: res.isHost,
+      }),
+      media,
+      notify: this.opts.notify,
+      log: (msg, extra) => console.info(`[room] ${msg}`, extra ?? ''),
+    });
+    const uninstall = installDebugHandle(session);
+    const unsubscribe = session.subscribe(() => {
+      const sig = session.getSnapshot().signal;
+      if (sig.state === 'closed' && sig.closeReason && this.snapshot.session === session) {
+        this.end(CLOSE_TO_END[sig.closeReason], sig.closeMessage);
+      }
+    });
+    this.sessionCleanup = () => {
+      unsubscribe();
+      uninstall();
+      session.dispose();
+    };
+    this.set({ session, phase: { k: 'room' } });
+    session.connect();
+  }
+
+  private endSession(): void {
+    const c = this.sessionCleanup;
+    this.sessionCleanup = null;
+    c?.();
+    if (this.snapshot.session) this.set({ session: null });
+  }
+
+  private end(kind: EndKind, detail: string | null): void {
+    this.endSession();
+    this.snapshot.media?.stop();
+    this.set({ phase: { k: 'end', kind, detail }, media: null });
+  }
+
+  leave(): void {
+    this.snapshot.session?.leave();
+    this.end('left', null);
+  }
+
+  /** Joins again with the same name and settings (after leaving or losing the connection). */
+  rejoin(): void {
+    this.running = false;
+    this.start();
+  }
+}

@@ -1,0 +1,319 @@
+import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
+import type { ChatMessage } from '@parley/protocol';
+import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
+import type { LocalMedia } from './media/local-media';
+import { PeerMesh } from './media/peer-mesh';
+import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
+
+/**
+ * One joined meeting: the SignalClient, the PeerMesh and the LocalMedia wired together, plus the
+ * room's state (participants, chat, waiting room). Each incoming message type has its own small
+ * handler below. React reads `getSnapshot()` through useSyncExternalStore; media objects stay here.
+ */
+
+export interface Notice {
+  title: string;
+  description?: string;
+  variant?: 'destructive' | 'success';
+  duration?: number;
+}
+
+export interface RoomSnapshot {
+  signal: SignalSnapshot;
+  waiting: boolean;
+  self: RoomParticipant | null;
+  /** Everyone else, in join order. */
+  participants: RoomParticipant[];
+  chat: ChatMessage[];
+  waitingList: { id: string; name: string }[];
+  meeting: { meetingId: string; title: string; startedAt: string } | null;
+  /** Set when the host muted everyone (true) or lifted it (false); null before any mute_all. */
+  muteAll: boolean | null;
+}
+
+export interface RoomSessionOptions {
+  meetingId: string;
+  participantId: string;
+  joinToken: string;
+  socketUrl: string;
+  media: LocalMedia;
+  notify: (n: Notice) => void;
+  createSocket?: (url: string) => WebSocketLike;
+  log?: (msg: string, extra?: unknown) => void;
+}
+
+export class RoomSession {
+  readonly signal: SignalClient;
+  readonly mesh: PeerMesh;
+  readonly media: LocalMedia;
+  readonly joinToken: string;
+  readonly meetingId: string;
+  private snapshot: RoomSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly cleanups: (() => void)[] = [];
+  private existingTimer: ReturnType<typeof setTimeout> | null = null;
+  private lastMediaState = '';
+
+  constructor(private readonly opts: RoomSessionOptions) {
+    this.media = opts.media;
+    this.joinToken = opts.joinToken;
+    this.meetingId = opts.meetingId;
+    this.signal = new SignalClient({
+      url: opts.socketUrl,
+      joinToken: opts.joinToken,
+      createSocket: opts.createSocket,
+      log: opts.log,
+    });
+    this.mesh = new PeerMesh({
+      selfId: opts.participantId,
+      iceServers: [],
+      local: this.media.tracks(),
+      send: (m) => this.signal.send(m),
+      log: opts.log,
+    });
+    this.snapshot = {
+      signal: this.signal.getSnapshot(),
+      waiting: false,
+      self: null,
+      participants: [],
+      chat: [],
+      waitingList: [],
+      meeting: null,
+      muteAll: null,
+    };
+    this.wire();
+  }
+
+  getSnapshot = (): RoomSnapshot => this.snapshot;
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  private set(patch: Partial<RoomSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const l of this.listeners) l();
+  }
+
+  private wire(): void {
+    const s = this.signal;
+    this.cleanups.push(
+      s.subscribe(() => this.set({ signal: s.getSnapshot() })),
+      s.on('joined', (m) => this.onJoined(m)),
+      s.on('waiting', () => this.set({ waiting: true })),
+      s.on('admitted', () => this.set({ waiting: false })),
+      s.on('existing_connections', (m) => this.onExisting(m.participants)),
+      s.on('participant_joined', (m) => this.onParticipantJoined(m.participant)),
+      s.on('participant_updated', (m) => this.upsert(m.participant)),
+      s.on('participant_left', (m) => this.onParticipantLeft(m)),
+      s.on('offer', (m) => void this.mesh.handleOffer(m.fromParticipant, m.offer)),
+      s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
+      s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
+      s.on('chat_message', (m) => this.onChat(m)),
+      s.on('mute_all', (m) => this.onMuteAll(m.muted)),
+      s.on('mute_participant', (m) => this.onMuteParticipant(m)),
+      s.on('waiting_room', (m) => this.set({ waitingList: m.waiting })),
+      s.on('error', (m) => {
+        if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
+      }),
+      this.media.onTracksChanged((t) => void this.mesh.setLocal(t)),
+      this.media.subscribe(() => this.sendMediaState()),
+    );
+  }
+
+  connect(): void {
+    this.signal.connect();
+  }
+
+  // ------------------------------------------------------------------ handlers
+
+  private onJoined(m: ServerMessageOf<'joined'>): void {
+    this.mesh.reset(m.self.id, m.iceServers as RTCIceServer[]);
+    const others = m.participants.filter((p) => p.id !== m.self.id);
+    // Connections to people who are gone while we were away are closed; a resume keeps the rest.
+    for (const id of this.mesh.ids()) if (!others.some((p) => p.id === id)) this.mesh.forget(id);
+    this.set({
+      waiting: false,
+      self: m.self,
+      participants: others,
+      chat: mergeChat(this.snapshot.chat, m.chatHistory),
+      meeting: m.meeting,
+    });
+    // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
+    for (const p of others) if (p.isConnected) this.mesh.connect(p.id);
+    this.lastMediaState = '';
+    this.sendMediaState();
+    if (this.existingTimer) clearTimeout(this.existingTimer);
+    this.existingTimer = setTimeout(() => {
+      this.signal.send({ type: 'request_existing_connections', requestId: newRequestId() });
+    }, EXISTING_CONNECTIONS_DELAY_MS);
+  }
+
+  private onExisting(list: RoomParticipant[]): void {
+    const selfId = this.snapshot.self?.id;
+    for (const p of list) {
+      if (p.id === selfId) continue;
+      this.upsert(p);
+      if (p.isConnected && !this.mesh.get(p.id)) this.mesh.connect(p.id);
+    }
+  }
+
+  private onParticipantJoined(p: RoomParticipant): void {
+    if (p.id === this.snapshot.self?.id) return;
+    // Someone we know joining again (a reload) offers from a fresh connection; the mesh notices
+    // the new SDP session and rebuilds the link, so nothing is torn down here.
+    const known = this.snapshot.participants.some((x) => x.id === p.id);
+    this.upsert(p);
+    if (!known) this.opts.notify({ title: `${p.name} joined the meeting` });
+  }
+
+  private upsert(p: RoomParticipant): void {
+    if (p.id === this.snapshot.self?.id) {
+      this.set({ self: p });
+      return;
+    }
+    const list = this.snapshot.participants;
+    const i = list.findIndex((x) => x.id === p.id);
+    this.set({ participants: i < 0 ? [...list, p] : list.map((x) => (x.id === p.id ? p : x)) });
+  }
+
+  private onParticipantLeft(m: ServerMessageOf<'participant_left'>): void {
+    const gone = this.snapshot.participants.find((p) => p.id === m.participantId);
+    this.mesh.forget(m.participantId);
+    this.set({ participants: this.snapshot.participants.filter((p) => p.id !== m.participantId) });
+    if (gone) {
+      const how = m.reason === 'removed' ? 'was removed' : 'left the meeting';
+      this.opts.notify({ title: `${gone.name} ${how}` });
+    }
+  }
+
+  private onChat(m: ServerMessageOf<'chat_message'>): void {
+    const { type: _t, requestId: _r, ...msg } = m;
+    this.set({ chat: mergeChat(this.snapshot.chat, [msg]) });
+  }
+
+  private onMuteAll(muted: boolean): void {
+    this.set({ muteAll: muted });
+    if (this.snapshot.self?.isHost) return;
+    if (muted) {
+      this.media.setMuted(true);
+      this.opts.notify({ title: 'The host muted everyone', description: 'Your microphone is off.' });
+    } else {
+      this.opts.notify({
+        title: 'The host lifted Mute All',
+        description: 'You can unmute yourself (press M).',
+      });
+    }
+  }
+
+  private onMuteParticipant(m: ServerMessageOf<'mute_participant'>): void {
+    const selfId = this.snapshot.self?.id;
+    if (m.targetParticipantId !== selfId) return;
+    if (m.muted) {
+      this.media.setMuted(true);
+      this.opts.notify({
+        title: 'The host muted you',
+        description: 'Press M or the microphone button to unmute.',
+      });
+    } else {
+      this.opts.notify({ title: 'The host asked you to unmute', description: 'Press M to unmute.' });
+    }
+  }
+
+  private sendMediaState(): void {
+    const m = this.media.getSnapshot();
+    const state = {
+      type: 'media_state' as const,
+      isMuted: m.isMuted,
+      isVideoOn: m.isVideoOn,
+      isScreenSharing: m.isScreenSharing,
+    };
+    const key = JSON.stringify(state);
+    if (key === this.lastMediaState || this.signal.state !== 'joined') return;
+    this.lastMediaState = key;
+    this.signal.send(state);
+    if (this.snapshot.self) {
+      this.set({
+        self: {
+          ...this.snapshot.self,
+          isMuted: m.isMuted,
+          isVideoOn: m.isVideoOn,
+          isScreenSharing: m.isScreenSharing,
+        },
+      });
+    }
+  }
+
+  // ------------------------------------------------------------------ actions
+
+  sendChat(content: string, fileId?: string): void {
+    if (!content.trim() && !fileId) return;
+    this.signal.send({
+      type: 'chat_message',
+      requestId: newRequestId(),
+      content: content.trim(),
+      ...(fileId ? { fileId } : {}),
+    });
+  }
+
+  private async hostAction(msg: Parameters<SignalClient['request']>[0], failTitle: string): Promise<boolean> {
+    try {
+      await this.signal.request(msg);
+      return true;
+    } catch (err) {
+      this.opts.notify({ title: failTitle, description: (err as Error).message, variant: 'destructive' });
+      return false;
+    }
+  }
+
+  async muteAll(muted: boolean): Promise<void> {
+    const ok = await this.hostAction(
+      { type: 'mute_all', muted },
+      muted ? 'Could not mute everyone' : 'Could not unmute everyone',
+    );
+    if (ok) this.set({ muteAll: muted });
+  }
+
+  async muteParticipant(targetParticipantId: string, muted: boolean): Promise<void> {
+    await this.hostAction(
+      { type: 'mute_participant', targetParticipantId, muted },
+      'Could not change their microphone',
+    );
+  }
+
+  async removeParticipant(targetParticipantId: string): Promise<void> {
+    await this.hostAction(
+      { type: 'remove_participant', targetParticipantId },
+      'Could not remove the participant',
+    );
+  }
+
+  async admit(targetParticipantId: string): Promise<void> {
+    await this.hostAction({ type: 'admit_participant', targetParticipantId }, 'Could not admit the guest');
+  }
+
+  async deny(targetParticipantId: string): Promise<void> {
+    await this.hostAction({ type: 'deny_participant', targetParticipantId }, 'Could not deny the guest');
+  }
+
+  leave(): void {
+    this.signal.leave();
+    this.dispose();
+  }
+
+  dispose(): void {
+    if (this.existingTimer) clearTimeout(this.existingTimer);
+    for (const c of this.cleanups.splice(0)) c();
+    this.mesh.closeAll();
+    if (this.signal.state !== 'closed') this.signal.leave();
+  }
+}
+
+/** Adds messages by id, keeping time order (history and live messages may overlap). */
+export function mergeChat(current: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
+  if (incoming.length === 0) return current;
+  const byId = new Map(current.map((m) => [m.id, m]));
+  for (const m of incoming) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+}
