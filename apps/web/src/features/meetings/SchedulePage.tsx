@@ -1,10 +1,97 @@
-import { ComingSoon } from '@/components/ComingSoon';
+import { ArrowLeft } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { Page } from '@/components/ui/page';
+import { Skeleton } from '@/components/ui/spinner';
+import { useUser } from '@/features/auth/api';
+import { ApiError } from '@/lib/api';
+import { useMeetingForEdit } from './api';
+import { LoginRequired } from './LoginRequired';
+import { ScheduleForm, formFromMeeting, newForm } from './ScheduleForm';
 
-export function SchedulePage() {
+function FormSkeleton() {
   return (
-    <ComingSoon
+    <Card>
+      <CardContent className="grid gap-4 p-6" aria-busy="true">
+        {Array.from({ length: 6 }, (_, i) => (
+          <Skeleton key={i} className="h-10" />
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Schedule a Meeting (`/schedule`), and its edit mode (`?edit={meetingId}`), spec §2. */
+export function SchedulePage() {
+  const { user, isLoading } = useUser();
+  const [params] = useSearchParams();
+  const editId = params.get('edit');
+  const meeting = useMeetingForEdit(user && editId ? editId : null);
+
+  if (isLoading) {
+    return (
+      <Page title={editId ? 'Edit Meeting' : 'Schedule a Meeting'}>
+        <FormSkeleton />
+      </Page>
+    );
+  }
+  if (!user) return <LoginRequired what="schedule meetings" />;
+
+  const back = (
+    <Button asChild variant="ghost">
+      <Link to="/meetings">
+        <ArrowLeft /> My Meetings
+      </Link>
+    </Button>
+  );
+
+  if (editId) {
+    if (meeting.isLoading) {
+      return (
+        <Page title="Edit Meeting" actions={back}>
+          <FormSkeleton />
+        </Page>
+      );
+    }
+    if (meeting.error || !meeting.data) {
+      const err = meeting.error;
+      const message =
+        err instanceof ApiError && err.status === 403
+          ? 'Only the host of this meeting can edit it.'
+          : err instanceof ApiError && err.status === 404
+            ? 'This meeting does not exist or was deleted.'
+            : err instanceof ApiError && err.status === 400
+              ? 'This is not a valid meeting ID.'
+              : 'The meeting could not be loaded. Please try again.';
+      return (
+        <Page title="Edit Meeting" actions={back}>
+          <Card>
+            <CardContent className="p-6" role="alert">
+              {message}
+            </CardContent>
+          </Card>
+        </Page>
+      );
+    }
+    return (
+      <Page title="Edit Meeting" description={`Meeting ID ${meeting.data.meetingId}`} actions={back}>
+        <ScheduleForm
+          key={meeting.data.meetingId}
+          editing={meeting.data}
+          initial={formFromMeeting(meeting.data)}
+        />
+      </Page>
+    );
+  }
+
+  return (
+    <Page
       title="Schedule a Meeting"
-      what="Scheduling meetings with calendar invitations arrives with the meetings issue."
-    />
+      description="Pick a time, set the options, and we e-mail your invitees a calendar invitation."
+      actions={back}
+    >
+      <ScheduleForm initial={newForm(user.email)} />
+    </Page>
   );
 }

@@ -1,0 +1,250 @@
+import { MARKETING_FIGURES, PRO_PLAN } from '@parley/protocol/constants';
+import {
+  BarChart3,
+  Brain,
+  Camera,
+  CheckCircle2,
+  Clock,
+  FileDown,
+  Languages,
+  ListChecks,
+  MessageSquare,
+  MonitorUp,
+  PenTool,
+  Sparkles,
+  Star,
+  Target,
+  TrendingUp,
+  Wand2,
+  Wrench,
+} from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { TESTIMONIALS } from './testimonials';
+
+const FEATURES = [
+  { icon: MessageSquare, title: 'Live transcription', text: 'Every word, with who said it, while you talk.' },
+  {
+    icon: Brain,
+    title: 'Automatic meeting summaries',
+    text: 'An overview and key points the moment you finish.',
+  },
+  { icon: ListChecks, title: 'Action-item extraction', text: 'Owners and next steps pulled out for you.' },
+  { icon: Languages, title: 'Translation with cultural context', text: 'Follow along in your own language.' },
+  { icon: BarChart3, title: 'Analytics', text: 'Talk time and participation at a glance.' },
+  { icon: FileDown, title: 'PDF export', text: 'Share a clean report with anyone.' },
+  { icon: Wand2, title: 'Background effects', text: 'Blur, virtual or your own custom background.' },
+  { icon: PenTool, title: 'Chat, whiteboard and files', text: 'Sketch, share and discuss in one place.' },
+  { icon: MonitorUp, title: 'Screen sharing', text: 'Present a tab, a window or your whole screen.' },
+] as const;
+
+export function FeatureSection() {
+  return (
+    <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+      <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
+        Everything your meetings need
+      </h2>
+      <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600 dark:text-slate-400">
+        HD video in the browser, nothing to install, and an AI assistant that takes the notes.
+      </p>
+      <div className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {FEATURES.map(({ icon: Icon, title, text }) => (
+          <div
+            key={title}
+            className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+          >
+            <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-600 dark:bg-brand-900/50 dark:text-brand-200">
+              <Icon className="size-5" />
+            </span>
+            <div>
+              <h3 className="font-semibold">{title}</h3>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{text}</p>
+            </div>
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+export function SuperchargePromo() {
+  return (
+    <section aria-labelledby="supercharge-title" className="mx-auto max-w-6xl px-4 sm:px-6">
+      <div className="relative overflow-hidden rounded-3xl bg-gradient-to-r from-brand-700 via-brand-600 to-fuchsia-600 p-8 text-white shadow-xl sm:p-12">
+        <div className="grid items-center gap-8 lg:grid-cols-[1.4fr_1fr]">
+          <div>
+            <p className="inline-flex items-center gap-2 rounded-full bg-white/15 px-3 py-1 text-sm font-medium">
+              <Sparkles className="size-4" /> Pro plan
+            </p>
+            <h2 id="supercharge-title" className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">
+              Supercharge your meetings with AI
+            </h2>
+            <p className="mt-3 max-w-xl text-brand-100">
+              Live transcription, translation and summaries with action items and decisions, unlimited meeting
+              time and up to {PRO_PLAN.marketingMaxParticipants} participants.
+            </p>
+            <ul className="mt-5 grid gap-2 text-sm sm:grid-cols-2">
+              {[
+                'Live transcription',
+                'AI translation',
+                'Summaries with action items',
+                `${PRO_PLAN.moneyBackGuaranteeDays}-day money-back guarantee`,
+              ].map((item) => (
+                <li key={item} className="flex items-center gap-2">
+                  <CheckCircle2 className="size-4 text-emerald-300" /> {item}
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div className="rounded-2xl bg-white/10 p-6 text-center backdrop-blur">
+            <p className="text-sm text-brand-100">
+              <span className="line-through">${PRO_PLAN.strikePriceLabel}</span>{' '}
+              <span className="ml-1 rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold text-slate-900">
+                {PRO_PLAN.discountLabel}
+              </span>
+            </p>
+            <p className="mt-2 text-5xl font-black">
+              ${PRO_PLAN.priceLabel}
+              <span className="text-lg font-medium text-brand-100">/month</span>
+            </p>
+            <p className="mt-1 text-sm text-brand-100">Cancel anytime</p>
+            <Button asChild size="lg" variant="secondary" className="mt-5 w-full">
+              <Link to="/subscribe">
+                <Sparkles /> Unlock AI Features
+              </Link>
+            </Button>
+          </div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+export function DeveloperToolsCard() {
+  return (
+    <section aria-labelledby="devtools-title" className="mx-auto max-w-6xl px-4 py-12 sm:px-6">
+      <Card>
+        <CardContent className="flex flex-col gap-4 p-6 sm:flex-row sm:items-center sm:justify-between">
+          <div className="flex items-start gap-4">
+            <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200">
+              <Wrench className="size-5" />
+            </span>
+            <div>
+              <h2 id="devtools-title" className="text-lg font-semibold">
+                Developer Tools
+              </h2>
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                Check your camera and video before a meeting.
+              </p>
+            </div>
+          </div>
+          <Button asChild variant="secondary">
+            <Link to="/video-test">
+              <Camera /> Test Camera &amp; Video
+            </Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+export function Testimonials() {
+  return (
+    <section aria-labelledby="testimonials-title" className="bg-white py-16 dark:bg-slate-900/40">
+      <div className="mx-auto max-w-6xl px-4 sm:px-6">
+        <h2 id="testimonials-title" className="text-center text-3xl font-bold tracking-tight">
+          Loved by teams everywhere
+        </h2>
+        <p className="mt-3 text-center text-slate-600 dark:text-slate-400">
+          Rated {MARKETING_FIGURES.rating} from {MARKETING_FIGURES.ratingCount} users
+        </p>
+        <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {TESTIMONIALS.map((t) => (
+            <li key={t.name} data-testid="testimonial">
+              <figure className="flex h-full flex-col rounded-2xl border border-slate-200 bg-slate-50 p-5 dark:border-slate-800 dark:bg-slate-900">
+                <div
+                  className="flex gap-0.5 text-amber-400"
+                  role="img"
+                  aria-label={`Rated ${t.rating} out of 5`}
+                >
+                  {Array.from({ length: t.rating }, (_, i) => (
+                    <Star key={i} className="size-4 fill-current" />
+                  ))}
+                </div>
+                <blockquote className="mt-3 flex-1 text-sm text-slate-700 dark:text-slate-300">
+                  “{t.text}”
+                </blockquote>
+                <figcaption className="mt-4 flex items-center gap-3">
+                  <span
+                    aria-hidden="true"
+                    className="grid size-10 place-items-center rounded-full bg-gradient-to-br from-brand-500 to-fuchsia-500 text-sm font-bold text-white"
+                  >
+                    {t.initials}
+                  </span>
+                  <span className="text-sm">
+                    <span className="block font-semibold">{t.name}</span>
+                    <span className="text-slate-500">
+                      {t.role}, {t.company}
+                    </span>
+                  </span>
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      </div>
+    </section>
+  );
+}
+
+export function AiMarketing() {
+  const figures = [
+    { icon: Clock, value: `${MARKETING_FIGURES.hoursSavedPerWeek} hours`, label: 'saved per week' },
+    { icon: TrendingUp, value: MARKETING_FIGURES.usersSaving4Hours, label: 'of users save 4+ hours' },
+    { icon: Target, value: MARKETING_FIGURES.transcriptionAccuracy, label: 'transcription accuracy' },
+    { icon: Sparkles, value: MARKETING_FIGURES.efficiencyBoost, label: 'efficiency boost' },
+  ];
+  return (
+    <section aria-labelledby="ai-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
+      <div className="grid items-center gap-10 lg:grid-cols-2">
+        <div>
+          <h2 id="ai-title" className="text-3xl font-bold tracking-tight">
+            Your AI meeting assistant
+          </h2>
+          <p className="mt-3 text-slate-600 dark:text-slate-400">
+            Parley listens so you can take part. It writes the transcript as people speak, translates it for
+            everyone who needs it, and hands you a summary with the action items and the decisions when the
+            meeting ends.
+          </p>
+          <ul className="mt-5 space-y-2 text-sm">
+            {[
+              'Per-speaker live transcripts',
+              'Live translation into 12 languages',
+              'Summaries, action items and decisions',
+              'Download or export as PDF',
+            ].map((item) => (
+              <li key={item} className="flex items-center gap-2">
+                <CheckCircle2 className="size-4 text-emerald-500" /> {item}
+              </li>
+            ))}
+          </ul>
+        </div>
+        <dl className="grid grid-cols-2 gap-4">
+          {figures.map(({ icon: Icon, value, label }) => (
+            <div
+              key={label}
+              className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+            >
+              <Icon className="size-5 text-brand-600" />
+              <dt className="sr-only">{label}</dt>
+              <dd className="mt-2 text-3xl font-black tracking-tight">{value}</dd>
+              <dd className="text-sm text-slate-600 dark:text-slate-400">{label}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </section>
+  );
+}
