@@ -13,8 +13,10 @@ import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
+import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import realtimePlugin from './realtime/plugin.js';
 import { realtimeRoutes } from './realtime/routes.js';
 
 export interface AppDeps {
@@ -63,7 +65,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(subscriptionRoutes);
   await app.register(meetingRoutes);
   await app.register(mailRoutes);
+  await app.register(realtimePlugin);
   await app.register(roomRoutes);
+  await app.register(fileRoutes);
   await app.register(realtimeRoutes);
   await registerSpa(app, config.webDistDir);
 

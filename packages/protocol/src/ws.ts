@@ -188,6 +188,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       'rate_limited',
       'too_large',
       'invalid_token',
+      /** Added: the server failed handling the message (logged); nothing was done. */
+      'internal',
     ]),
     message: z.string(),
   }),

@@ -1,4 +1,86 @@
+import {
+  joinRequestSchema,
+  joinResponseSchema,
+  participantRegistrationResponseSchema,
+  participantRegistrationSchema,
+  roomParticipantListSchema,
+} from '@parley/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { unauthorized } from '../../http/errors.js';
+import { presentedJoinToken, roomCookieName } from './access.js';
+import type { Caller } from './service.js';
 
-/** Room REST calls: join, participants (meeting-room issue). */
-export const roomRoutes: FastifyPluginAsyncZod = async () => {};
+const params = z.object({ meetingId: z.string().max(64) });
+
+/**
+ * Room REST calls (spec §7): join, participant registration, participant list. The join token is
+ * answered in the body (for the WebSocket and `Authorization: Bearer`) and also set as an
+ * httpOnly cookie on /api, so image previews and downloads in the page work without headers.
+ */
+export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
+  const secure = app.config.publicUrl.startsWith('https://');
+  const caller = (request: FastifyRequest): Caller => ({ auth: request.auth, clientKey: request.ip });
+  const setRoomCookie = (reply: FastifyReply, meetingId: string, token: string) =>
+    reply.setCookie(roomCookieName(meetingId), token, {
+      path: '/api',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+    });
+
+  app.post(
+    '/api/meetings/:meetingId/join',
+    { schema: { params, body: joinRequestSchema, response: { 200: joinResponseSchema } } },
+    async (request, reply) => {
+      const { meetingId } = request.params;
+      const joined = await app.realtime.rooms.join(meetingId, request.body, caller(request));
+      setRoomCookie(reply, meetingId, joined.joinToken);
+      return {
+        id: joined.id,
+        joinToken: joined.joinToken,
+        isHost: joined.isHost,
+        admission: joined.admission,
+      };
+    },
+  );
+
+  app.post(
+    '/api/meetings/:meetingId/participants',
+    {
+      schema: {
+        params,
+        body: participantRegistrationSchema,
+        response: { 201: participantRegistrationResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { meetingId } = request.params;
+      const joined = await app.realtime.rooms.join(
+        meetingId,
+        { ...request.body, isHost: false },
+        caller(request),
+      );
+      setRoomCookie(reply, meetingId, joined.joinToken);
+      return reply.status(201).send(joined);
+    },
+  );
+
+  app.get(
+    '/api/meetings/:meetingId/participants',
+    { schema: { params, response: { 200: roomParticipantListSchema } } },
+    async (request) => {
+      const { meetingId } = request.params;
+      const { hub, rooms } = app.realtime;
+      const { room, hostId } = await rooms.roomOf(meetingId, caller(request));
+      const token = presentedJoinToken(request, meetingId);
+      const participant = token ? hub.findByToken(token) : null;
+      const allowed =
+        request.auth?.user.id === hostId ||
+        (participant?.room.meeting.meetingId === meetingId && participant.member.admission === 'admitted');
+      if (!allowed) throw unauthorized('Join the meeting to see its participants');
+      return room ? hub.participants(room) : [];
+    },
+  );
+};

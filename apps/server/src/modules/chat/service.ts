@@ -1,0 +1,89 @@
+import { WS_LIMITS, type ChatMessage } from '@parley/protocol';
+import type { MeetingFileRow } from '../../db/schema/index.js';
+import type { Member, Room } from '../../realtime/types.js';
+import type { FilesRepository } from '../files/repository.js';
+import { isImage, presentFile } from '../files/present.js';
+import type { ChatRepository, ChatRowWithFile } from './repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Messages a joining participant receives as history. */
+export const CHAT_HISTORY_LIMIT = 200;
+
+export type ChatSendResult =
+  | { kind: 'sent'; message: ChatMessage }
+  | { kind: 'duplicate' }
+  | { kind: 'rejected'; code: 'bad_message' | 'not_found'; message: string };
+
+export function toChatMessage(row: ChatRowWithFile['message'], file: MeetingFileRow | null): ChatMessage {
+  const message: ChatMessage = {
+    id: row.id,
+    content: row.content,
+    senderName: row.senderName,
+    senderId: row.senderId,
+    timestamp: row.createdAt.toISOString(),
+  };
+  if (file) {
+    message.fileData = presentFile(file);
+    if (isImage(file.mimeType)) message.imageData = message.fileData.url;
+  }
+  return message;
+}
+
+/**
+ * Room chat: the sender is the participant of the socket; text is trimmed, a message with neither
+ * text nor a file is refused (bad_message); the same text (and file) from the same sender within
+ * WS_LIMITS.chatDuplicateWindowMs is kept once; a file can be attached only by its uploader, in
+ * its meeting.
+ */
+export function createChatService(
+  chat: ChatRepository,
+  files: FilesRepository,
+  now: () => number = Date.now,
+) {
+  return {
+    async history(roomId: string): Promise<ChatMessage[]> {
+      const rows = await chat.history(roomId, CHAT_HISTORY_LIMIT);
+      return rows.map((r) => toChatMessage(r.message, r.file));
+    },
+
+    async send(
+      room: Room,
+      member: Member,
+      input: { content: string; fileId?: string },
+    ): Promise<ChatSendResult> {
+      const content = input.content.trim();
+      if (!content && !input.fileId) {
+        return { kind: 'rejected', code: 'bad_message', message: 'Message is empty' };
+      }
+      const key = `${content}\u0000${input.fileId ?? ''}`;
+      const t = now();
+      if (
+        member.lastChat &&
+        member.lastChat.key === key &&
+        t - member.lastChat.at < WS_LIMITS.chatDuplicateWindowMs
+      ) {
+        return { kind: 'duplicate' };
+      }
+      member.lastChat = { key, at: t };
+
+      let file: MeetingFileRow | null = null;
+      if (input.fileId) {
+        file = UUID.test(input.fileId) ? await files.find(input.fileId) : null;
+        if (!file || file.meetingId !== room.id || file.uploaderId !== member.id) {
+          member.lastChat = null;
+          return { kind: 'rejected', code: 'not_found', message: 'File not found' };
+        }
+      }
+      const row = await chat.insert({
+        meetingId: room.id,
+        senderId: member.id,
+        senderName: member.name,
+        content,
+        fileId: file?.id ?? null,
+      });
+      return { kind: 'sent', message: toChatMessage(row, file) };
+    },
+  };
+}
+export type ChatService = ReturnType<typeof createChatService>;

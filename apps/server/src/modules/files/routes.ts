@@ -1,0 +1,59 @@
+import multipart from '@fastify/multipart';
+import { ROOM_FILE_LIMITS, roomFileSchema } from '@parley/protocol';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { StorageNotFoundError } from '../../providers/storage/index.js';
+import { requireParticipant } from '../rooms/access.js';
+import { attachmentHeader } from './service.js';
+
+/**
+ * Files shared in a meeting: upload (multipart field `file`, a joined participant's join token as
+ * `Authorization: Bearer`) and download (participants of that meeting only, always as an
+ * attachment with the sniffed type and nosniff).
+ */
+export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(multipart, {
+    limits: { fileSize: ROOM_FILE_LIMITS.maxBytes, files: 1, fields: 10, parts: 11, fieldSize: 1024 },
+  });
+
+  app.post(
+    '/api/meetings/:meetingId/files',
+    { schema: { params: z.object({ meetingId: z.string().max(64) }), response: { 201: roomFileSchema } } },
+    async (request, reply) => {
+      const { hub, files } = app.realtime;
+      const { room, member } = requireParticipant(hub, request, request.params.meetingId, 'share files');
+      if (!request.isMultipart()) {
+        throw new HttpError(415, 'Send the file as multipart/form-data in the field "file"');
+      }
+      const part = await request.file();
+      if (!part) throw badRequest('No file in the request');
+      const file = await files.upload(room, member, { filename: part.filename, stream: part.file });
+      return reply.status(201).send(file);
+    },
+  );
+
+  app.get(
+    '/api/files/:id',
+    { schema: { params: z.object({ id: z.string().max(64) }) } },
+    async (request, reply) => {
+      const { hub, files } = app.realtime;
+      const { file, publicMeetingId } = await files.findForDownload(request.params.id);
+      requireParticipant(hub, request, publicMeetingId, 'download its files');
+      let opened;
+      try {
+        opened = await files.open(file.storageKey);
+      } catch (err) {
+        if (err instanceof StorageNotFoundError) throw notFound('File not found');
+        throw err;
+      }
+      return reply
+        .header('content-type', file.mimeType)
+        .header('content-length', opened.size)
+        .header('content-disposition', attachmentHeader(file.name))
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(opened.stream);
+    },
+  );
+};

@@ -1,0 +1,138 @@
+import { clientMessageSchema, WS_CLOSE, wsQuerySchema, type ServerMessage } from '@parley/protocol';
+import type { WebSocket } from 'ws';
+import type { BaseContext, ErrorCode, HandlerDef, RealtimeServices } from './context.js';
+import { handlers } from './handlers/index.js';
+import type { Conn } from './types.js';
+
+export interface ConnectionSettings {
+  joinTimeoutMs: number;
+  messagesPerSecond: number;
+}
+
+let nextConnId = 1;
+
+/** Reads the `requestId` of a frame that failed validation, so the error can echo it. */
+function requestIdOf(value: unknown): string | undefined {
+  if (value && typeof value === 'object' && 'requestId' in value) {
+    const id = (value as { requestId: unknown }).requestId;
+    if (typeof id === 'string' && id.length <= 64) return id;
+  }
+  return undefined;
+}
+
+/**
+ * One WebSocket: the query is checked, then every frame is parsed once with clientMessageSchema
+ * and dispatched to the handler of its type. Frames are handled one after another (a handler that
+ * awaits the database finishes before the next frame starts). Bad frames get `error bad_message`;
+ * too many frames get `error rate_limited`, then close 4029; oversize frames close with 1009 (the
+ * `ws` maxPayload).
+ */
+export function handleConnection(
+  socket: WebSocket,
+  raw: { query: unknown; idHash: string | null; userId: string | null },
+  services: RealtimeServices,
+  settings: ConnectionSettings,
+): void {
+  const query = wsQuerySchema.safeParse(raw.query);
+  if (!query.success) {
+    socket.close(WS_CLOSE.badRequest, 'meetingId is required (name 2-50 characters)');
+    return;
+  }
+
+  const conn: Conn = {
+    id: nextConnId++,
+    meetingId: query.data.meetingId,
+    idHash: raw.idHash,
+    userId: raw.userId,
+    member: null,
+    room: null,
+    send: (message: ServerMessage) => conn.sendText(JSON.stringify(message)),
+    sendText: (text: string) => {
+      if (socket.readyState === socket.OPEN) socket.send(text);
+    },
+    close: (code: number, reason: string) => {
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
+        socket.close(code, reason);
+    },
+    get isOpen() {
+      return socket.readyState === socket.OPEN;
+    },
+  };
+  const { hub, log } = services;
+  hub.trackSession(conn);
+
+  const fail = (code: ErrorCode, message: string, requestId?: string) =>
+    conn.send({ type: 'error', code, message, requestId });
+  const ctx: BaseContext = { conn, services, reply: conn.send, fail };
+
+  const joinTimer = setTimeout(() => {
+    if (!conn.member) conn.close(WS_CLOSE.joinTimeout, 'join_meeting was not received in time');
+  }, settings.joinTimeoutMs);
+
+  // Token bucket: `messagesPerSecond` per second with the same burst allowance.
+  let tokens = settings.messagesPerSecond;
+  let refilledAt = Date.now();
+  let strikes = 0;
+  const allow = (): boolean => {
+    const t = Date.now();
+    tokens = Math.min(
+      settings.messagesPerSecond,
+      tokens + ((t - refilledAt) / 1000) * settings.messagesPerSecond,
+    );
+    refilledAt = t;
+    if (tokens >= 1) {
+      tokens -= 1;
+      strikes = 0;
+      return true;
+    }
+    strikes += 1;
+    if (strikes === 1) fail('rate_limited', 'Too many messages: slow down');
+    if (strikes >= settings.messagesPerSecond) conn.close(WS_CLOSE.rateLimited, 'Too many messages');
+    return false;
+  };
+
+  let queue: Promise<void> = Promise.resolve();
+  const handleFrame = async (text: string): Promise<void> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return fail('bad_message', 'Frames must be JSON');
+    }
+    const parsed = clientMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+      return fail(
+        'bad_message',
+        `Invalid message: ${where}${issue?.message ?? 'unknown'}`,
+        requestIdOf(value),
+      );
+    }
+    const message = parsed.data;
+    const handler = handlers[message.type] as HandlerDef<typeof message.type>;
+    await handler.run(ctx, message as never);
+  };
+
+  socket.on('message', (data, isBinary) => {
+    if (!allow()) return;
+    if (isBinary) return fail('bad_message', 'Binary frames are not accepted');
+    const text = Buffer.isBuffer(data)
+      ? data.toString('utf8')
+      : Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.from(data).toString('utf8');
+    queue = queue
+      .then(() => (conn.isOpen ? handleFrame(text) : undefined))
+      .catch((err: unknown) => {
+        log.error({ err }, 'realtime handler failed');
+        fail('internal', 'Something went wrong handling that message');
+      });
+  });
+
+  socket.on('close', () => {
+    clearTimeout(joinTimer);
+    hub.detach(conn);
+  });
+  socket.on('error', (err) => log.debug({ err }, 'websocket error'));
+}

@@ -1,0 +1,35 @@
+import type { HandlerMap } from '../context.js';
+import { admitParticipant } from './admit_participant.js';
+import { answer } from './answer.js';
+import { chatMessage } from './chat_message.js';
+import { collaborationUpdate } from './collaboration_update.js';
+import { denyParticipant } from './deny_participant.js';
+import { iceCandidate } from './ice-candidate.js';
+import { joinMeeting } from './join_meeting.js';
+import { leaveMeeting } from './leave_meeting.js';
+import { mediaState } from './media_state.js';
+import { muteAll } from './mute_all.js';
+import { muteParticipant } from './mute_participant.js';
+import { offer } from './offer.js';
+import { ping } from './ping.js';
+import { removeParticipant } from './remove_participant.js';
+import { requestExistingConnections } from './request_existing_connections.js';
+
+/** One handler per client message type; the type checker requires every type to have one. */
+export const handlers: HandlerMap = {
+  join_meeting: joinMeeting,
+  request_existing_connections: requestExistingConnections,
+  offer,
+  answer,
+  'ice-candidate': iceCandidate,
+  chat_message: chatMessage,
+  media_state: mediaState,
+  mute_all: muteAll,
+  mute_participant: muteParticipant,
+  remove_participant: removeParticipant,
+  admit_participant: admitParticipant,
+  deny_participant: denyParticipant,
+  collaboration_update: collaborationUpdate,
+  leave_meeting: leaveMeeting,
+  ping,
+};

@@ -1,0 +1,69 @@
+import { WS_LIMITS } from '@parley/protocol';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createChatRepository } from '../modules/chat/repository.js';
+import { createChatService, type ChatService } from '../modules/chat/service.js';
+import { createFilesRepository } from '../modules/files/repository.js';
+import { createFilesService, type FilesService } from '../modules/files/service.js';
+import { createRoomsRepository } from '../modules/rooms/repository.js';
+import { createRoomService, type RoomService } from '../modules/rooms/service.js';
+import { createStorage } from '../providers/storage/index.js';
+import { createInProcessBus, createRedisBus, type RoomBus } from './bus.js';
+import type { ConnectionSettings } from './connection.js';
+import { RoomHub } from './hub.js';
+
+export interface Realtime {
+  hub: RoomHub;
+  bus: RoomBus;
+  rooms: RoomService;
+  chat: ChatService;
+  files: FilesService;
+  /** Socket timings; tests may shorten them. */
+  settings: ConnectionSettings;
+}
+
+/**
+ * The meeting-room core shared by the room REST routes, the file routes and the WebSocket: the
+ * bus (Redis when REDIS_URL is set), the hub, and the room, chat and file services. Meeting status
+ * follows the room: the first participant in makes a scheduled meeting live; when the last one
+ * has left (after the grace period) an instant meeting ends and a scheduled one is scheduled again.
+ */
+async function realtimePlugin(app: FastifyInstance): Promise<void> {
+  const bus = app.config.redisUrl ? await createRedisBus(app.config.redisUrl, app.log) : createInProcessBus();
+  const roomsRepo = createRoomsRepository(app.db.db);
+  const hub = new RoomHub({
+    bus,
+    resumeGraceMs: WS_LIMITS.resumeGraceMs,
+    log: app.log,
+    events: {
+      onRoomLive: (room) => roomsRepo.markLive(room.id),
+      onRoomEmpty: (room) =>
+        roomsRepo.markFinished(room.id, room.meeting.meetingType === 'instant' ? 'ended' : 'scheduled'),
+    },
+  });
+  const filesRepo = createFilesRepository(app.db.db);
+  const realtime: Realtime = {
+    hub,
+    bus,
+    rooms: createRoomService(roomsRepo, hub),
+    chat: createChatService(createChatRepository(app.db.db), filesRepo),
+    files: createFilesService(filesRepo, createStorage(app.config)),
+    settings: { joinTimeoutMs: WS_LIMITS.joinTimeoutMs, messagesPerSecond: WS_LIMITS.messagesPerSecond },
+  };
+  app.decorate('realtime', realtime);
+
+  const stopListening = app.sessions.onSessionEnded((idHash) => hub.endSession(idHash));
+  app.addHook('preClose', async () => {
+    stopListening();
+    hub.shutdown();
+  });
+  app.addHook('onClose', async () => bus.close());
+}
+
+export default fp(realtimePlugin, { name: 'realtime', dependencies: ['auth'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    realtime: Realtime;
+  }
+}
