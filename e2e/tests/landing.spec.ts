@@ -1,0 +1,198 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signIn } from '../pages/DevSignIn.js';
+import { LandingPage, toastWith } from '../pages/Landing.js';
+import {
+  VIEWPORTS,
+  launchBrowser,
+  newContext,
+  screenshot,
+  screenshotDir,
+  watchErrors,
+} from '../support/browser.js';
+
+const baseURL = inject('baseURL');
+
+function realErrors(errors: string[]): string[] {
+  return errors.filter((e) => !e.includes('Failed to load resource'));
+}
+
+describe.each([
+  ['desktop', VIEWPORTS.desktop],
+  ['phone', VIEWPORTS.phone],
+] as const)('landing page on %s', (label, viewport) => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let errors: string[];
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, baseURL, viewport);
+    page = await context.newPage();
+    errors = watchErrors(page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the hero video, the cards, the promo, the developer tools, six testimonials and the figures', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    // The hero "video" is drawn and moving: two frames a moment apart differ.
+    const frame = () => landing.heroVideo.evaluate((c: HTMLCanvasElement) => c.toDataURL('image/png'));
+    const first = await frame();
+    await page.waitForTimeout(400);
+    expect(await frame()).not.toBe(first);
+    await screenshot(page, `landing-hero-${label}`);
+
+    for (const heading of ['Schedule Meeting', 'Start Instant Meeting', 'Join Meeting']) {
+      await expect(page.getByRole('heading', { name: heading, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByRole('link', { name: 'Unlock AI Features' }).getAttribute('href')).resolves.toBe(
+      '/subscribe',
+    );
+    await expect(page.getByRole('link', { name: 'Test Camera & Video' }).getAttribute('href')).resolves.toBe(
+      '/video-test',
+    );
+    await expect(landing.testimonials.count()).resolves.toBe(6);
+    for (const t of await landing.testimonials.all()) {
+      await expect(t.getByRole('img', { name: 'Rated 5 out of 5' }).count()).resolves.toBe(1);
+    }
+    const text = await page.locator('main').innerText();
+    for (const figure of ['50,000+', '99.9%', '4.9/5', '2,847', '3+ hours', '73%', '99.2%', '40%']) {
+      expect(text).toContain(figure);
+    }
+    expect(text).toContain('$9.99');
+    // Signed out: no background-effects link.
+    await expect(page.getByRole('link', { name: 'Test Background Effects' }).count()).resolves.toBe(0);
+    await page.screenshot({ path: path.join(screenshotDir, `landing-full-${label}.png`), fullPage: true });
+  });
+
+  it('Try Free focuses the name field, which takes at most 50 characters', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.tryFree.click();
+    await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('landing-name');
+    await landing.name.fill('x'.repeat(60));
+    await expect(landing.name.inputValue()).resolves.toHaveLength(50);
+  });
+
+  it('asks for a name first, for creating and for joining', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.startInstant.click();
+    expect(await toastWith(page, 'Name required')).toEqual({
+      title: 'Name required',
+      description: 'Please enter your name to create a meeting',
+    });
+    await landing.name.fill('   ');
+    await landing.meetingId.fill('123-456-789');
+    await landing.join.click();
+    expect(await toastWith(page, 'Name required')).toMatchObject({
+      description: 'Please enter your name to join the meeting',
+    });
+    await screenshot(page, `landing-toast-${label}`);
+  });
+
+  it('blocks typing a profane word in the name field', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.name.fill('');
+    await landing.name.pressSequentially('Pat ShI');
+    await landing.name.press('t');
+    await expect(landing.name.inputValue()).resolves.toBe('Pat ShI');
+    expect(await toastWith(page, 'Invalid name')).toEqual({
+      title: 'Invalid name',
+      description: 'Please use appropriate language for your name',
+    });
+    await landing.name.fill('fuckface');
+    await expect(landing.name.inputValue()).resolves.toBe('Pat ShI');
+  });
+
+  it('asks for a meeting ID to join', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.name.fill('Pat');
+    await landing.meetingId.press('Enter');
+    expect(await toastWith(page, 'Meeting ID required')).toEqual({
+      title: 'Meeting ID required',
+      description: 'Please enter a meeting ID to join',
+    });
+  });
+
+  it.each([
+    ['create', 'Please log in to create meetings'],
+    ['join', 'Please log in to join meetings'],
+  ] as const)('sends a visitor who wants to %s to the login after 1 s', async (action, description) => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.name.fill('Pat');
+    const started = Date.now();
+    const loginRequest = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/login');
+    if (action === 'create') await landing.name.press('Enter');
+    else {
+      await landing.meetingId.fill('123-456-789');
+      await landing.join.click();
+    }
+    expect(await toastWith(page, 'Authentication required')).toEqual({
+      title: 'Authentication required',
+      description,
+    });
+    await loginRequest;
+    const waited = Date.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(900);
+    expect(waited).toBeLessThan(5000);
+  });
+
+  it('loaded without script errors', () => {
+    expect(realErrors(errors)).toEqual([]);
+  });
+});
+
+describe('landing page for a signed-in user without Pro', () => {
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const context = await newContext(browser, baseURL, VIEWPORTS.desktop);
+    page = await context.newPage();
+    await signIn(page, { email: `landing-${Date.now()}@example.com`, firstName: 'Lena', lastName: 'Free' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('offers Test Background Effects', async () => {
+    await expect(
+      page.getByRole('link', { name: 'Test Background Effects' }).getAttribute('href'),
+    ).resolves.toBe('/background-demo');
+  });
+
+  it('joins a meeting by ID with the name, Enter in the ID field, and normalises typed digits', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.name.fill('  Lena Free ');
+    await landing.meetingId.fill('123456789');
+    await landing.meetingId.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/meeting/123-456-789');
+    expect(new URL(page.url()).searchParams.get('name')).toBe('Lena Free');
+    expect(new URL(page.url()).searchParams.has('host')).toBe(false);
+  });
+
+  it('answers creating with "Subscription required" and moves to /subscribe after 1.5 s', async () => {
+    const landing = new LandingPage(page);
+    await landing.open();
+    await landing.name.fill('Lena');
+    const started = Date.now();
+    await landing.startInstant.click();
+    expect(await toastWith(page, 'Subscription required')).toEqual({
+      title: 'Subscription required',
+      description: 'Please upgrade to the Pro plan ($9.99/month) to create meetings',
+    });
+    await page.waitForURL((u) => u.pathname === '/subscribe');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+  });
+});
