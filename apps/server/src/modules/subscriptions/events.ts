@@ -53,7 +53,13 @@ export type ApplyResult = 'applied' | 'duplicate' | 'ignored';
  * id is applied once. Events are never trusted for state: the handler re-reads the subscription
  * from the provider, so events arriving late or out of order cannot roll the state back.
  */
-export function createPaymentEventHandler(db: Database, provider: PaymentsProvider, log: FastifyBaseLogger) {
+export function createPaymentEventHandler(
+  db: Database,
+  provider: PaymentsProvider,
+  log: FastifyBaseLogger,
+  /** Called once when a subscription turns active (e.g. to send the confirmation email). */
+  onActivated: (userId: string, sub: ProviderSubscription) => Promise<void> = async () => {},
+) {
   const repo = createSubscriptionsRepository(db);
   const users = createUsersRepository(db);
 
@@ -69,7 +75,12 @@ export function createPaymentEventHandler(db: Database, provider: PaymentsProvid
       providerUpdatedAt: readAt,
     };
     const existing = await repo.findByProviderSubscription(provider.name, sub.id);
-    if (existing) return repo.updateUnlessNewer(existing.id, values);
+    if (existing) {
+      const applied = await repo.updateUnlessNewer(existing.id, values);
+      if (applied && sub.status === 'active' && existing.status !== 'active')
+        await notify(existing.userId, sub);
+      return applied;
+    }
 
     if (!sub.userId || !(await users.findById(sub.userId))) {
       log.warn({ subscriptionId: sub.id }, 'payment provider subscription without a known user; ignored');
@@ -85,7 +96,16 @@ export function createPaymentEventHandler(db: Database, provider: PaymentsProvid
       return false;
     }
     await repo.upsertForUser(sub.userId, provider.name, sub.id, values);
+    if (sub.status === 'active') await notify(sub.userId, sub);
     return true;
+  }
+
+  async function notify(userId: string, sub: ProviderSubscription) {
+    try {
+      await onActivated(userId, sub);
+    } catch (err) {
+      log.error({ err, subscriptionId: sub.id }, 'subscription activated, but its follow-up failed');
+    }
   }
 
   async function refresh(subscriptionId: string): Promise<ProviderSubscription | null> {

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
+import { mailOutbox } from '../../db/schema/index.js';
 import { isPro } from './access.js';
 
 /** The embedded default: the built-in sandbox, end to end through the HTTP API. */
@@ -88,6 +90,8 @@ describe('subscriptions on the built-in sandbox', () => {
     expected.setUTCMonth(expected.getUTCMonth() + 1);
     expect(Math.abs(end.getTime() - expected.getTime())).toBeLessThan(4 * 24 * 3600 * 1000);
     expect(await isPro(t.db.db, s.userId)).toBe(true);
+    const mails = await t.db.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'pay@example.com'));
+    expect(mails.map((m) => m.subject)).toEqual(['Your Parley Pro Plan is active']);
 
     // Paying twice is refused, and a second create does not make a second subscription.
     expect((await pay(s.clientSecret, '4242424242424242')).statusCode).toBe(400);

@@ -1,10 +1,178 @@
-import { ComingSoon } from '@/components/ComingSoon';
+import { PRO_PLAN } from '@parley/protocol/constants';
+import { AlertTriangle, Calendar, CheckCircle2, Crown, Languages, Mic, Sparkles, Video } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Page } from '@/components/ui/page';
+import { Spinner } from '@/components/ui/spinner';
+import { useUser } from '@/features/auth/api';
+import { ApiError } from '@/lib/api';
+import { useConfirmSubscription, useSubscriptionStatusByEmail } from './api';
 
+const AI_FEATURES = [
+  { icon: Mic, text: 'Live transcription for every speaker' },
+  { icon: Languages, text: 'Live translation with cultural context' },
+  { icon: Sparkles, text: 'Meeting summaries with action items and decisions' },
+] as const;
+
+function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) {
+    const body = err.body as { message?: unknown; error?: unknown } | null;
+    if (body && (typeof body.error === 'string' || typeof body.message === 'string'))
+      return err.serverMessage;
+    return fallback;
+  }
+  if (err instanceof TypeError) return 'Network error occurred';
+  return fallback;
+}
+
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'success' };
+
+/**
+ * Subscription confirmation (spec §2, §4): `sessionId` is the subscription id (`sub_…`), which the
+ * server re-reads from the payments provider; with `?email=` it checks that email's status instead.
+ */
 export function ConfirmationPage() {
+  const { sessionId = '' } = useParams();
+  const [params] = useSearchParams();
+  const email = params.get('email');
+  const statusMode = !!email;
+  const { user } = useUser();
+
+  const confirm = useConfirmSubscription(!statusMode && sessionId ? sessionId : null);
+  const status = useSubscriptionStatusByEmail(statusMode ? email : null, { throwOnError: true });
+
+  let state: State;
+  if (!sessionId && !email) {
+    state = { kind: 'error', message: 'Invalid confirmation link' };
+  } else if (statusMode) {
+    if (!email.includes('@')) state = { kind: 'error', message: 'Invalid confirmation link' };
+    else if (status.isLoading) state = { kind: 'loading' };
+    else if (status.error)
+      state = { kind: 'error', message: errorMessage(status.error, 'Failed to confirm subscription status') };
+    else if (!status.data?.hasSubscription)
+      state = { kind: 'error', message: 'Failed to confirm subscription status' };
+    else state = { kind: 'success' };
+  } else if (confirm.isLoading) {
+    state = { kind: 'loading' };
+  } else if (confirm.error) {
+    state = { kind: 'error', message: errorMessage(confirm.error, 'Failed to confirm subscription') };
+  } else if (!confirm.data?.success) {
+    state = { kind: 'error', message: 'Failed to confirm subscription' };
+  } else {
+    state = { kind: 'success' };
+  }
+
+  if (state.kind === 'loading') {
+    return (
+      <Page className="max-w-2xl">
+        <Card>
+          <CardContent className="flex flex-col items-center gap-4 p-10 text-center">
+            <Spinner className="size-8" label="Confirming" />
+            <p className="text-lg font-medium">Confirming your subscription...</p>
+          </CardContent>
+        </Card>
+      </Page>
+    );
+  }
+
+  if (state.kind === 'error') {
+    return (
+      <Page className="max-w-2xl">
+        <Card className="border-red-200 dark:border-red-900" data-testid="confirmation-error">
+          <CardContent className="flex flex-col items-center gap-4 p-10 text-center">
+            <AlertTriangle className="size-10 text-red-600" />
+            <h1 className="text-2xl font-bold">Subscription Error</h1>
+            <p className="text-slate-600 dark:text-slate-400">{state.message}</p>
+            <Button asChild>
+              <Link to="/subscribe">Try Again</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      </Page>
+    );
+  }
+
+  const amount =
+    confirm.data?.subscription.amount ?? status.data?.subscription?.amount ?? PRO_PLAN.priceLabel;
   return (
-    <ComingSoon
-      title="Subscription Confirmation"
-      what="Subscription confirmation arrives with the subscription issue."
-    />
+    <Page className="max-w-3xl">
+      <div className="flex flex-col gap-6" data-testid="confirmation-success">
+        <div className="flex flex-col items-center gap-3 text-center">
+          <CheckCircle2 className="size-14 text-emerald-600" />
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Welcome to the Pro plan</h1>
+          <p className="text-slate-600 dark:text-slate-400">
+            Your subscription has been activated successfully
+          </p>
+        </div>
+        <div className="grid gap-6 md:grid-cols-2">
+          {user ? (
+            <Block title="Account Information">
+              <Row label="Email">{user.email}</Row>
+              <Row label="First name">{user.firstName ?? '—'}</Row>
+              <Row label="Last name">{user.lastName ?? '—'}</Row>
+              <Badge variant="pro" className="self-start">
+                <Crown className="size-3" /> Pro Member
+              </Badge>
+            </Block>
+          ) : null}
+          <Block title="Subscription Details">
+            <Row label="Plan">{PRO_PLAN.name}</Row>
+            <Row label="Price">
+              ${amount}/{PRO_PLAN.interval}
+            </Row>
+            <Row label="Status">
+              <Badge variant="success">Active</Badge>
+            </Row>
+          </Block>
+        </div>
+        <Block title="AI Features Now Available">
+          <ul className="flex flex-col gap-2">
+            {AI_FEATURES.map(({ icon: Icon, text }) => (
+              <li key={text} className="flex items-center gap-2 text-sm">
+                <Icon className="size-4 shrink-0 text-brand-600" /> {text}
+              </li>
+            ))}
+          </ul>
+        </Block>
+        <div className="flex flex-col gap-2 sm:flex-row sm:justify-center">
+          <Button asChild size="lg" variant="gradient">
+            <Link to="/">
+              <Video /> Start New Meeting
+            </Link>
+          </Button>
+          <Button asChild size="lg" variant="secondary">
+            <Link to="/meetings">
+              <Calendar /> View Meetings
+            </Link>
+          </Button>
+        </div>
+        <p className="text-center text-sm text-slate-500 dark:text-slate-400">
+          Questions about your subscription? Contact our support team any time — we&apos;re happy to help.
+        </p>
+      </div>
+    </Page>
+  );
+}
+
+function Block({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-base">{title}</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-2">{children}</CardContent>
+    </Card>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex items-center justify-between gap-4 text-sm">
+      <span className="text-slate-500 dark:text-slate-400">{label}</span>
+      <span className="font-medium">{children}</span>
+    </div>
   );
 }
