@@ -17,7 +17,13 @@ export function AuthArea({ onNavigate }: { onNavigate?: () => void }) {
   if (!user) {
     return (
       <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-        <Button asChild variant="ghost" size="sm" onClick={onNavigate}>
+        <Button
+          asChild
+          variant="ghost"
+          size="sm"
+          className="justify-start sm:justify-center"
+          onClick={onNavigate}
+        >
           <Link to="/subscribe">
             <Crown /> Go Premium
           </Link>
@@ -35,20 +41,32 @@ export function AuthArea({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
       {isPro ? (
-        <Badge variant="pro" data-testid="pro-badge">
+        <Badge variant="pro" className="ml-3 self-start sm:ml-0 sm:self-auto" data-testid="pro-badge">
           <Crown className="size-3" /> Pro
         </Badge>
       ) : (
-        <Button asChild variant="ghost" size="sm" onClick={onNavigate}>
+        <Button
+          asChild
+          variant="ghost"
+          size="sm"
+          className="justify-start sm:justify-center"
+          onClick={onNavigate}
+        >
           <Link to="/subscribe">
             <Crown /> Go Premium
           </Link>
         </Button>
       )}
-      <span className="px-2 text-sm font-medium" data-testid="user-name">
+      <span className="px-3 py-1 text-sm font-semibold sm:px-2 sm:py-0" data-testid="user-name">
         {user.firstName || user.email}
       </span>
-      <Button asChild variant="ghost" size="sm" onClick={onNavigate}>
+      <Button
+        asChild
+        variant="ghost"
+        size="sm"
+        className="justify-start sm:justify-center"
+        onClick={onNavigate}
+      >
         <Link to="/settings">
           <Settings /> Settings
         </Link>

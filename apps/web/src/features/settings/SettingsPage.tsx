@@ -74,16 +74,18 @@ function SettingsForm({ user }: { user: User }) {
   };
 
   return (
-    <Page
-      title="Settings"
-      description="Manage your profile, subscription and preferences."
-      className="max-w-3xl"
-    >
-      <Button asChild variant="ghost" size="sm" className="-mt-4 mb-6">
+    <Page className="max-w-3xl">
+      <Button asChild variant="ghost" size="sm" className="-ml-3 mb-4">
         <Link to="/">
           <ArrowLeft /> Back to Home
         </Link>
       </Button>
+      <div className="mb-8">
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Settings</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          Manage your profile, subscription and preferences.
+        </p>
+      </div>
       <form onSubmit={save} className="flex flex-col gap-6">
         <Card>
           <CardHeader>
