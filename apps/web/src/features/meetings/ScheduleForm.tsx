@@ -27,7 +27,13 @@ import { ApiError } from '@/lib/api';
 import { cn } from '@/lib/cn';
 import { useScheduleMeeting, useUpdateMeeting } from './api';
 import { InviteeRows } from './InviteeRows';
-import { inviteesToSend, toBody, validateForm, type ScheduleFormState } from './schedule-form';
+import {
+  inviteesToSend,
+  parseMaxParticipants,
+  toBody,
+  validateForm,
+  type ScheduleFormState,
+} from './schedule-form';
 
 export { formFromMeeting, newForm } from './schedule-form';
 
@@ -332,6 +338,7 @@ export function ScheduleForm({
                 max={MAX_PARTICIPANTS.max}
                 value={form.maxParticipants}
                 onChange={(e) => set('maxParticipants', e.target.value)}
+                onBlur={(e) => set('maxParticipants', String(parseMaxParticipants(e.target.value)))}
               />
             </Field>
             <SwitchRow
