@@ -23,6 +23,40 @@ export function meetingSessionId(meetingId: string, storage: Storage = sessionSt
   return id;
 }
 
+/**
+ * The name and media choice of the join in progress, per meeting and per tab (session storage):
+ * a reload of the room rejoins at once as the same participant; leaving forgets it.
+ */
+export const joinChoiceStore = {
+  key: (meetingId: string) => `meeting-join-${meetingId}`,
+  load(meetingId: string): { name: string; audio: boolean; video: boolean } | null {
+    try {
+      const v = JSON.parse(sessionStorage.getItem(this.key(meetingId)) ?? 'null') as unknown;
+      if (v && typeof v === 'object' && 'name' in v && typeof v.name === 'string') {
+        const o = v as { name: string; audio?: unknown; video?: unknown };
+        return { name: o.name, audio: o.audio === true, video: o.video !== false };
+      }
+    } catch {
+      // unreadable: start over
+    }
+    return null;
+  },
+  save(meetingId: string, choice: { name: string; audio: boolean; video: boolean }): void {
+    try {
+      sessionStorage.setItem(this.key(meetingId), JSON.stringify(choice));
+    } catch {
+      // storage disabled: a reload shows the pre-join dialog again
+    }
+  },
+  clear(meetingId: string): void {
+    try {
+      sessionStorage.removeItem(this.key(meetingId));
+    } catch {
+      // nothing stored
+    }
+  },
+};
+
 export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinResponse> {
   return apiRequest<JoinResponse>('POST', `/api/meetings/${encodeURIComponent(meetingId)}/join`, body);
 }

@@ -1,5 +1,5 @@
 import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
-import { classifyJoinError, meetingSessionId } from './api';
+import { classifyJoinError, joinChoiceStore, meetingSessionId } from './api';
 import type { EndKind } from './components/StatusScreens';
 import { installDebugHandle } from './debug';
 import { LocalMedia } from './media/local-media';
@@ -83,7 +83,8 @@ export class RoomController {
     this.running = true;
     const prefs = loadPreferences();
     const auto = this.opts.autoJoin && this.attempt === 0;
-    const rejoin = this.choice;
+    // A rejoin after leaving, or a reload of a room this tab was in.
+    const rejoin = this.choice ?? joinChoiceStore.load(this.opts.meetingId);
     const audio = rejoin ? rejoin.audio : auto || !prefs.joinMuted;
     const video = rejoin ? rejoin.video : auto || !prefs.joinCameraOff;
     const media = new LocalMedia();
@@ -136,6 +137,7 @@ export class RoomController {
   private enterRoom(res: JoinResponse, choice: JoinChoice): void {
     const media = this.snapshot.media;
     if (!media) return;
+    joinChoiceStore.save(this.opts.meetingId, choice);
     media.setMuted(!choice.audio);
     media.setVideoOn(choice.video);
     const session = new RoomSession({
@@ -158,7 +160,18 @@ export class RoomController {
         this.end(CLOSE_TO_END[sig.closeReason], sig.closeMessage);
       }
     });
+    // A reload rejoins with the microphone and camera as they are now, not as they were.
+    const unwatchMedia = media.subscribe(() => {
+      const m = media.getSnapshot();
+      if (!media.isStopped)
+        joinChoiceStore.save(this.opts.meetingId, {
+          name: choice.name,
+          audio: !m.isMuted,
+          video: m.isVideoOn,
+        });
+    });
     this.sessionCleanup = () => {
+      unwatchMedia();
       unsubscribe();
       uninstall();
       session.dispose();
@@ -175,12 +188,14 @@ export class RoomController {
   }
 
   private end(kind: EndKind, detail: string | null): void {
+    if (kind !== 'connection_lost') joinChoiceStore.clear(this.opts.meetingId);
     this.endSession();
     this.snapshot.media?.stop();
     this.set({ phase: { k: 'end', kind, detail }, media: null });
   }
 
   leave(): void {
+    joinChoiceStore.clear(this.opts.meetingId);
     this.snapshot.session?.leave();
     this.end('left', null);
   }

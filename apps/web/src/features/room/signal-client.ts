@@ -131,7 +131,7 @@ export class SignalClient {
       pingIntervalMs: 5000,
       pongTimeoutMs: 4000,
       random: Math.random,
-      ...options,
+      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SignalClientOptions),
     };
   }
 
