@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -357,7 +358,39 @@ describe('identity configuration', () => {
       expect(html.body).toContain('href="/api/login"');
       // No development issuer is mounted when a real one is configured.
       expect((await t.app.inject('/oidc/.well-known/openid-configuration')).statusCode).toBe(404);
-      expect((await t.app.inject('/api/health')).statusCode).not.toBe(500);
+
+      // Discovery failures are not cached: once the provider is up, sign-in goes to it.
+      const issuer = `http://127.0.0.1:${port}/realms/x`;
+      const provider = http.createServer((req, res) => {
+        if (req.url === '/realms/x/.well-known/openid-configuration') {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({
+              issuer,
+              authorization_endpoint: `${issuer}/protocol/openid-connect/auth`,
+              token_endpoint: `${issuer}/protocol/openid-connect/token`,
+              jwks_uri: `${issuer}/protocol/openid-connect/certs`,
+              response_types_supported: ['code'],
+              subject_types_supported: ['public'],
+              id_token_signing_alg_values_supported: ['RS256'],
+            }),
+          );
+        } else {
+          res.writeHead(404).end();
+        }
+      });
+      await new Promise<void>((resolve) => provider.listen(port, '127.0.0.1', resolve));
+      try {
+        const res = await t.app.inject('/api/login');
+        expect(res.statusCode).toBe(302);
+        const to = new URL(res.headers.location as string);
+        expect(`${to.origin}${to.pathname}`).toBe(`${issuer}/protocol/openid-connect/auth`);
+        expect(to.searchParams.get('client_id')).toBe('parley');
+        expect(to.searchParams.get('redirect_uri')).toBe(`${t.config.publicUrl}/api/callback`);
+        expect(to.searchParams.get('scope')).toBe('openid email profile');
+      } finally {
+        await new Promise((resolve) => provider.close(resolve));
+      }
     } finally {
       await t.close();
     }

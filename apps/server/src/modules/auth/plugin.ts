@@ -17,9 +17,10 @@ const SWEEP_EVERY_MS = 15 * 60 * 1000;
 
 /**
  * Same-origin check for state-changing requests that a cookie authenticates: the Origin header
- * must name this server's own origin, and Sec-Fetch-Site (sent by every current browser) must
- * not say cross-site. Clients that send neither (curl, server-to-server) carry no ambient
- * browser credentials, so they pass.
+ * must name this server's own origin (PUBLIC_URL's, or the Host the request came to: a proxy
+ * may rewrite Host), and Sec-Fetch-Site (sent by every current browser) must not say
+ * cross-site. Clients that send neither (curl, server-to-server) carry no ambient browser
+ * credentials, so they pass.
  */
 export function isCrossSite(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
@@ -27,7 +28,9 @@ export function isCrossSite(request: FastifyRequest): boolean {
     if (origin === 'null') return true;
     try {
       const host = request.headers[':authority'] ?? request.headers.host;
-      if (new URL(origin).host !== host) return true;
+      const from = new URL(origin);
+      const publicOrigin = request.server.config ? new URL(request.server.config.publicUrl).origin : null;
+      if (from.origin !== publicOrigin && from.host !== host) return true;
     } catch {
       return true;
     }

@@ -98,6 +98,21 @@ describe('sessions and the current user', () => {
       payload: { firstName: 'Dee' },
     });
     expect(sameOrigin.statusCode).toBe(200);
+    // Behind a proxy that rewrites Host, the page's origin is still PUBLIC_URL's.
+    const proxied = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/user/update',
+      headers: { cookie, origin: t.config.publicUrl, host: '10.0.0.5:3000', 'sec-fetch-site': 'same-origin' },
+      payload: { firstName: 'Dee' },
+    });
+    expect(proxied.statusCode).toBe(200);
+    const lookalike = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/auth/user/update',
+      headers: { cookie, origin: `${t.config.publicUrl}.evil.example`, host: '10.0.0.5:3000' },
+      payload: { firstName: 'Hacked' },
+    });
+    expect(lookalike.statusCode).toBe(403);
   });
 
   it('ends an idle session after 7 days and tells listeners', async () => {
