@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { ROOM_FILE_LIMITS, type RoomFile } from '@parley/protocol';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
@@ -42,15 +42,21 @@ export function createFilesService(repo: FilesRepository, storage: StorageProvid
     ): Promise<RoomFile> {
       const id = randomUUID();
       const key = `${room.id}/${id}`;
+      // The first bytes are kept as they pass through, for sniffing.
       const chunks: Buffer[] = [];
       let headLength = 0;
-      upload.stream.on('data', (chunk: Buffer) => {
-        if (headLength >= SNIFF_BYTES) return;
-        const part = chunk.subarray(0, SNIFF_BYTES - headLength);
-        chunks.push(part);
-        headLength += part.length;
+      const tap = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          if (headLength < SNIFF_BYTES) {
+            const part = chunk.subarray(0, SNIFF_BYTES - headLength);
+            chunks.push(part);
+            headLength += part.length;
+          }
+          done(null, chunk);
+        },
       });
-      const size = await storage.write(key, upload.stream);
+      upload.stream.on('error', (err) => tap.destroy(err));
+      const size = await storage.write(key, upload.stream.pipe(tap));
       if (upload.stream.truncated) {
         await storage.remove(key);
         throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);

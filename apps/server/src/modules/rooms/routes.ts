@@ -8,7 +8,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { unauthorized } from '../../http/errors.js';
+import { forbidden, unauthorized } from '../../http/errors.js';
 import { presentedJoinToken, roomCookieName } from './access.js';
 import type { Caller } from './service.js';
 
@@ -76,10 +76,14 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
       const { room, hostId } = await rooms.roomOf(meetingId, caller(request));
       const token = presentedJoinToken(request, meetingId);
       const participant = token ? hub.findByToken(token) : null;
-      const allowed =
-        request.auth?.user.id === hostId ||
-        (participant?.room.meeting.meetingId === meetingId && participant.member.admission === 'admitted');
-      if (!allowed) throw unauthorized('Join the meeting to see its participants');
+      const isHost = request.auth?.user.id === hostId;
+      if (!isHost && !participant) throw unauthorized('Join the meeting to see its participants');
+      if (
+        !isHost &&
+        (participant?.room.meeting.meetingId !== meetingId || participant.member.admission !== 'admitted')
+      ) {
+        throw forbidden('Only participants of this meeting can see its participants');
+      }
       return room ? hub.participants(room) : [];
     },
   );

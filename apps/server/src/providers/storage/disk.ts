@@ -19,17 +19,13 @@ export function createDiskStorage(root: string): StorageProvider {
     async write(key, source) {
       const file = resolve(key);
       await mkdir(path.dirname(file), { recursive: true });
-      let size = 0;
-      source.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-      });
       try {
         await pipeline(source, createWriteStream(file, { flags: 'wx' }));
       } catch (err) {
         await rm(file, { force: true });
         throw err;
       }
-      return size;
+      return (await stat(file)).size;
     },
     async read(key) {
       const file = resolve(key);

@@ -1,0 +1,54 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { iceServersFor, TURN_CREDENTIAL_TTL_S } from './ice.js';
+
+describe('iceServersFor', () => {
+  const now = new Date('2030-01-01T00:00:00Z');
+
+  it('gives STUN as configured and TURN with coturn REST credentials valid 24 h', () => {
+    const servers = iceServersFor(
+      {
+        stunUrls: ['stun:stun.example.org:3478'],
+        turnUrls: ['turn:turn.example.org:3478?transport=udp'],
+        turnSecret: 's3cret',
+      },
+      'participant-1',
+      now,
+    );
+    const expiry = now.getTime() / 1000 + TURN_CREDENTIAL_TTL_S;
+    expect(servers[0]).toEqual({ urls: ['stun:stun.example.org:3478'] });
+    expect(servers[1]).toEqual({
+      urls: ['turn:turn.example.org:3478?transport=udp'],
+      username: `${expiry}:participant-1`,
+      credential: createHmac('sha1', 's3cret').update(`${expiry}:participant-1`).digest('base64'),
+    });
+  });
+
+  it('leaves TURN out without a secret, and gives nothing when nothing is configured', () => {
+    expect(iceServersFor({ stunUrls: [], turnUrls: ['turn:x'], turnSecret: undefined }, 'p', now)).toEqual(
+      [],
+    );
+  });
+
+  it('reaches the client in joined', async () => {
+    const { createTestApp, signIn } = await import('../../test/app.js');
+    const { createMeeting } = await import('../../test/meetings.js');
+    const { enter, listen } = await import('../../test/ws-client.js');
+    const t = await createTestApp({
+      STUN_URLS: 'stun:a:3478,stun:b:3478',
+      TURN_URLS: 'turn:c:3478',
+      TURN_SECRET: 'k',
+    });
+    try {
+      const { userId } = await signIn(t, { email: 'h@example.com' });
+      const { ws } = await listen(t);
+      const m = await createMeeting(t, { hostId: userId });
+      const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+      expect(a.joined?.iceServers[0]).toEqual({ urls: ['stun:a:3478', 'stun:b:3478'] });
+      expect(a.joined?.iceServers[1]?.username).toMatch(new RegExp(`^\\d+:${a.join.id}$`));
+      a.socket.close();
+    } finally {
+      await t.close();
+    }
+  });
+});
