@@ -54,6 +54,13 @@ export async function headerUserName(page: Page): Promise<Locator> {
  * with the user's first name in the header (the phone menu is closed again afterwards).
  */
 export async function signIn(page: Page, who: DevIdentity): Promise<void> {
+  // Still signed in at the development issuer (single sign-on)? Sign out first, so the form
+  // appears and the requested identity is the one used.
+  const cookies = await page.context().cookies();
+  if (cookies.some((c) => c.name === '_session' || c.name === 'parley_sid')) {
+    await page.goto('/api/logout');
+    await page.waitForURL((u) => u.pathname === '/');
+  }
   const form = new DevSignInPage(page);
   await form.open();
   await form.fill(who);

@@ -196,10 +196,12 @@ describe.each([
     await screenshot(page, `logged-out-${label}`);
   });
 
-  it('signs in again with the page object others use', async () => {
+  it('signs in again, and as someone else, with the page object others use', async () => {
     await signIn(page, { ...who, firstName: 'Ann' });
-    await page.goto('/settings');
-    await new SettingsPage(page).firstName.waitFor();
+    await signIn(page, { email: `zoe.${label}@example.com`, firstName: 'Zoe', lastName: 'Ng' });
+    const settings = new SettingsPage(page);
+    await settings.goto();
+    await expect(settings.email.inputValue()).resolves.toBe(`zoe.${label}@example.com`);
   });
 
   it('had no script errors', () => {
