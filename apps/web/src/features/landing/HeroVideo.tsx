@@ -9,7 +9,15 @@ const TILE_COLORS = ['#6366f1', '#ec4899', '#14b8a6', '#f59e0b', '#8b5cf6', '#0e
 const LOOP_MS = 12_000;
 const FRAME_MS = 1000 / 24;
 
-function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: number, h: number, r: number) {
+function roundRect(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  radius: number,
+) {
+  const r = Math.max(0, Math.min(radius, w / 2, h / 2));
   ctx.beginPath();
   ctx.moveTo(x + r, y);
   ctx.arcTo(x + w, y, x + w, y + h, r);
@@ -20,6 +28,8 @@ function roundRect(ctx: CanvasRenderingContext2D, x: number, y: number, w: numbe
 }
 
 function drawFrame(ctx: CanvasRenderingContext2D, w: number, h: number, t: number) {
+  // A canvas not laid out yet (or hidden) has no room for tiles: draw nothing.
+  if (w < 160 || h < 120) return;
   const phase = (t % LOOP_MS) / LOOP_MS; // 0..1, one loop
   const bg = ctx.createLinearGradient(0, 0, w, h);
   bg.addColorStop(0, '#1e1b4b');

@@ -26,7 +26,7 @@ export function normalizeMeetingId(input: string): string {
 export function useMeetingActions() {
   const [name, setNameValue] = useState('');
   const [meetingId, setMeetingId] = useState('');
-  const { user } = useUser();
+  const { user, isLoading: userLoading, refetch: refetchUser } = useUser();
   const navigate = useNavigate();
   const createMeeting = useCreateInstantMeeting();
   const timers = useRef<number[]>([]);
@@ -69,8 +69,15 @@ export function useMeetingActions() {
     return trimmed;
   }
 
-  function checkLogin(action: Action): boolean {
-    if (user) return true;
+  /** The signed-in user; a click that comes before the first answer waits for it. */
+  async function signedInUser() {
+    if (!userLoading) return user;
+    const result = await refetchUser();
+    return result.data ?? null;
+  }
+
+  function checkLogin(action: Action, signedIn: boolean): boolean {
+    if (signedIn) return true;
     toast({
       title: 'Authentication required',
       description:
@@ -83,10 +90,10 @@ export function useMeetingActions() {
     return false;
   }
 
-  function create() {
+  async function create() {
     if (createMeeting.isPending) return;
     const trimmed = checkName('create');
-    if (!trimmed || !checkLogin('create')) return;
+    if (!trimmed || !checkLogin('create', !!(await signedInUser()))) return;
     createMeeting.mutate(
       { title: `${trimmed}'s Meeting` },
       {
@@ -104,7 +111,7 @@ export function useMeetingActions() {
             return;
           }
           if (err instanceof ApiError && err.status === 401) {
-            checkLogin('create');
+            checkLogin('create', false);
             return;
           }
           toast({
@@ -117,7 +124,7 @@ export function useMeetingActions() {
     );
   }
 
-  function join() {
+  async function join() {
     const trimmed = checkName('join');
     if (!trimmed) return;
     const id = normalizeMeetingId(meetingId);
@@ -129,7 +136,7 @@ export function useMeetingActions() {
       });
       return;
     }
-    if (!checkLogin('join')) return;
+    if (!checkLogin('join', !!(await signedInUser()))) return;
     navigate(`/meeting/${encodeURIComponent(id)}?name=${encodeURIComponent(trimmed)}`);
   }
 
@@ -138,8 +145,8 @@ export function useMeetingActions() {
     setName,
     meetingId,
     setMeetingId,
-    create,
-    join,
+    create: () => void create(),
+    join: () => void join(),
     isCreating: createMeeting.isPending,
     isSignedIn: !!user,
   };
