@@ -47,6 +47,35 @@ describe('frames', () => {
     socket.close();
   });
 
+  it('answers a malformed variant of every message type with bad_message', async () => {
+    const m = await newMeeting();
+    const { socket, join } = await enter(t, ws, m.meetingId, { name: 'Mal' });
+    const malformed = [
+      { type: 'join_meeting', joinToken: 'short' },
+      { type: 'request_existing_connections', requestId: 7 },
+      { type: 'offer', targetParticipant: join.id, offer: { type: 'bogus', sdp: 'v=0' } },
+      { type: 'answer', targetParticipant: '', answer: { type: 'answer', sdp: 'v=0' } },
+      { type: 'ice-candidate', targetParticipant: join.id, candidate: { candidate: 5 } },
+      { type: 'chat_message', content: 'x'.repeat(WS_LIMITS.maxChatLength + 1) },
+      { type: 'media_state', isMuted: 'yes', isVideoOn: true },
+      { type: 'mute_all' },
+      { type: 'mute_participant', targetParticipantId: join.id },
+      { type: 'remove_participant', targetParticipantId: 'x'.repeat(65) },
+      { type: 'admit_participant' },
+      { type: 'deny_participant', targetParticipantId: null },
+      { type: 'collaboration_update', data: 'not an object' },
+      { type: 'ping', requestId: 'x'.repeat(65) },
+    ];
+    for (const message of malformed) socket.send(message);
+    for (const message of malformed) {
+      const error = await socket.next('error');
+      expect(error.code, message.type).toBe('bad_message');
+    }
+    socket.send({ type: 'ping', requestId: 'ok' });
+    expect((await socket.next('pong')).requestId).toBe('ok');
+    socket.close();
+  });
+
   it('closes with 1009 on a frame over the size limit; the server keeps serving others', async () => {
     const m = await newMeeting();
     const { socket } = await enter(t, ws, m.meetingId, { name: 'Big' });
