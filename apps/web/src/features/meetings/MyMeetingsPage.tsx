@@ -54,7 +54,7 @@ export function MyMeetingsPage() {
   const now = useNow();
   const [tab, setTab] = useState<MeetingTab>('upcoming');
 
-  if (!userLoading && !user) return <LoginRequired what="see your meetings" />;
+  if (!userLoading && !user) return <LoginRequired what="see your meetings" pageTitle="My Meetings" />;
 
   const groups = groupMeetings(meetings.data ?? [], now);
   const loading = userLoading || meetings.isLoading;
