@@ -241,6 +241,9 @@ describe('SignalClient', () => {
     const s = last();
     client.leave();
     expect(s.sent.at(-1)).toEqual({ type: 'leave_meeting' });
+    // The server closes after handling the leave; the client closes itself only if it does not.
+    expect(s.closedWith).toBeNull();
+    vi.advanceTimersByTime(2000);
     expect(s.closedWith).toBe(1000);
     expect(client.getSnapshot()).toMatchObject({ state: 'closed', closeReason: 'left' });
   });

@@ -68,6 +68,8 @@ export interface SignalClientOptions {
 
 const OPEN = 1;
 const MAX_QUEUE = 200;
+/** How long a leaving client waits for the server to close before closing itself. */
+const LEAVE_CLOSE_MS = 2000;
 
 /** Close codes after which reconnecting is pointless. */
 const TERMINAL_CODES: Partial<Record<number, CloseReason>> = {
@@ -131,7 +133,9 @@ export class SignalClient {
       pingIntervalMs: 5000,
       pongTimeoutMs: 4000,
       random: Math.random,
-      ...(Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as SignalClientOptions),
+      ...(Object.fromEntries(
+        Object.entries(options).filter(([, v]) => v !== undefined),
+      ) as SignalClientOptions),
     };
   }
 
@@ -278,19 +282,23 @@ export class SignalClient {
   /** Leaves for good: tells the server, closes with 1000, stops reconnecting. */
   leave(): void {
     if (this.snapshot.state === 'closed') return;
-    if (this.socket?.readyState === OPEN) {
+    const socket = this.socket;
+    if (socket?.readyState === OPEN && this.snapshot.state === 'joined') {
+      // The server closes the socket once it has handled leave_meeting; closing first could
+      // let it see a drop (and keep us as a ghost for the grace period) instead of a leave.
+      this.socket = null;
+      socket.onmessage = socket.onerror = null;
+      socket.onclose = null;
       try {
-        this.socket.send(JSON.stringify({ type: 'leave_meeting' } satisfies ClientMessage));
+        socket.send(JSON.stringify({ type: 'leave_meeting' } satisfies ClientMessage));
       } catch {
         // the socket is going away anyway
       }
+      setTimeout(() => {
+        if (socket.readyState === OPEN) socket.close(WS_CLOSE.normal, 'left');
+      }, LEAVE_CLOSE_MS);
     }
     this.finish('left', null);
-  }
-
-  /** Test and debug hook: drops the socket as a network failure would (reconnect follows). */
-  dropConnection(): void {
-    this.socket?.close(4999, 'dropped by the client');
   }
 
   private open(state: 'connecting' | 'reconnecting'): void {

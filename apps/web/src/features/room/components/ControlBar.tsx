@@ -82,9 +82,9 @@ export function ControlBar(p: ControlBarProps) {
   return (
     <nav
       aria-label="Meeting controls"
-      className="flex shrink-0 items-center gap-2 overflow-x-auto px-3 py-3 [scrollbar-width:none] sm:justify-center"
+      className="relative flex shrink-0 flex-wrap items-center justify-center gap-2 px-3 py-3"
     >
-      <div className="flex items-center gap-2 sm:absolute sm:left-4">
+      <div className="flex items-center gap-2 lg:absolute lg:left-4">
         <BarButton
           label="People"
           shortcut="P"
@@ -122,7 +122,6 @@ export function ControlBar(p: ControlBarProps) {
           <Bot />
         </BarButton>
       </div>
-      <span aria-hidden className="mx-1 h-8 w-px shrink-0 bg-white/10 sm:hidden" />
       <BarButton
         label={p.isMuted ? 'Unmute' : 'Mute'}
         shortcut="M"
@@ -181,7 +180,7 @@ export function ControlBar(p: ControlBarProps) {
           Host
         </Badge>
       ) : null}
-      <BarButton label="Leave meeting" danger onClick={p.onLeave} className="w-14 sm:absolute sm:right-4">
+      <BarButton label="Leave meeting" danger onClick={p.onLeave} className="w-14 lg:absolute lg:right-4">
         <PhoneOff />
       </BarButton>
     </nav>

@@ -207,14 +207,14 @@ export function SidePanel({
             aria-selected={panel === t.id}
             onClick={() => onPanel(togglePanel(panel, t.id))}
             className={cn(
-              'flex min-w-0 flex-1 items-center justify-center gap-1 rounded-lg px-2 py-1.5 text-xs font-medium sm:text-sm',
+              'flex min-w-0 flex-1 items-center justify-center gap-1 whitespace-nowrap rounded-lg px-1.5 py-1.5 text-xs font-medium',
               panel === t.id
                 ? 'bg-white/15 text-white'
                 : 'text-slate-400 hover:bg-white/5 hover:text-slate-100',
             )}
           >
-            <t.icon className="size-4 shrink-0" />
-            <span className="truncate">{t.label}</span>
+            <t.icon className="size-3.5 shrink-0 max-lg:hidden" />
+            <span>{t.label}</span>
           </button>
         ))}
         <button

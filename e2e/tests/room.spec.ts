@@ -1,0 +1,328 @@
+import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
+import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
+import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+
+const baseURL = inject('baseURL');
+
+/** Polls until `check` passes or the time is up; returns the last value. */
+async function eventually<T>(
+  read: () => Promise<T>,
+  check: (v: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let v = await read();
+  while (!check(v)) {
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 250));
+    v = await read();
+  }
+  return v;
+}
+
+/** Proves media flows into `room` from `peers` connections: frames decoded and audio energy rising. */
+async function expectMediaFlowing(
+  room: RoomPage,
+  peers: number,
+  { audio = true } = {},
+): Promise<MediaCounters> {
+  const first = await eventually(
+    () => room.counters(),
+    (c) => c.connected >= peers && c.framesDecoded > 0,
+    20_000,
+  );
+  const later = await eventually(
+    () => room.counters(),
+    (c) => c.framesDecoded > first.framesDecoded + 15 && (!audio || c.audioEnergy > first.audioEnergy),
+    15_000,
+  );
+  const byPeer = await room.framesByPeer();
+  expect(Object.keys(byPeer)).toHaveLength(peers);
+  for (const frames of Object.values(byPeer)) expect(frames).toBeGreaterThan(0);
+  return later;
+}
+
+function realErrors(errors: string[]): string[] {
+  return errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('WebSocket'));
+}
+
+describe('meeting room with real media', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  let hostPage: Page;
+  let guestPage: Page;
+  let host: RoomPage;
+  let guest: RoomPage;
+  let meetingId: string;
+  let hostErrors: string[];
+  let guestErrors: string[];
+  /** The guest's current WebSocket as the test sees it (to cut it like a network failure). */
+  let guestSocket: WebSocketRoute | null = null;
+  let blockGuestSockets = false;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    const hostCtx = await newContext(browser, baseURL);
+    const guestCtx = await newContext(browser, baseURL);
+    contexts.push(hostCtx, guestCtx);
+    hostPage = await hostCtx.newPage();
+    guestPage = await guestCtx.newPage();
+    hostErrors = watchErrors(hostPage);
+    guestErrors = watchErrors(guestPage);
+    // The guest's socket passes through the test so it can be cut like a network drop.
+    await guestCtx.routeWebSocket(/\/ws/, (ws) => {
+      if (blockGuestSockets) {
+        ws.close({ code: 1011, reason: 'network down (test)' });
+        return;
+      }
+      guestSocket = ws;
+      ws.connectToServer();
+    });
+    await signInAsProHost(hostPage, { email: 'room-host@example.com', firstName: 'Hana', lastName: 'Host' });
+    meetingId = await createMeeting(hostPage);
+    host = new RoomPage(hostPage);
+    guest = new RoomPage(guestPage);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('two participants join, see and hear each other', async () => {
+    await host.open(meetingId, { name: 'Hana', host: true });
+    await host.waitJoined();
+    await guest.open(meetingId);
+    await guest.joinFromDialog('Gus');
+    // The host joined with the microphone on (auto-join); the guest turned it on in the dialog.
+    await host.remoteTiles.first().waitFor();
+    await guest.remoteTiles.first().waitFor();
+    await expect(host.participantCount.textContent()).resolves.toBe('2 participants');
+    await expectMediaFlowing(host, 1);
+    await expectMediaFlowing(guest, 1);
+    await expect(host.remoteTiles.count()).resolves.toBe(1);
+    await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
+    await expect(guest.remoteTiles.first().textContent()).resolves.toContain('Hana');
+    await expect(guest.selfTile.textContent()).resolves.toContain('You');
+    await screenshot(hostPage, 'room-two-host-desktop');
+    await screenshot(guestPage, 'room-two-guest-desktop');
+  });
+
+  it('a chat message with an image arrives for the other, text stays text and links are links', async () => {
+    await guest.sendChat('Hello <b>there</b> see https://example.com/page');
+    await host.openChat();
+    const msg = host.chatMessages.filter({ hasText: 'Hello <b>there</b>' });
+    await msg.waitFor();
+    await expect(msg.locator('b').count()).resolves.toBe(0);
+    const link = msg.getByRole('link', { name: 'https://example.com/page' });
+    await expect(link.getAttribute('rel')).resolves.toBe('noopener noreferrer');
+
+    // A 2x2 red PNG.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await guest.openChat();
+    await guestPage
+      .getByTestId('chat-file-input')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    const img = host.chatMessages.locator('img[alt="dot.png"]');
+    await img.waitFor();
+    await eventually(
+      () => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth),
+      (w) => w === 2,
+    );
+    await screenshot(hostPage, 'room-chat-host-desktop');
+    await host.control('Chat').click();
+    await guest.control('Chat').click();
+  });
+
+  it('a screen share reaches the other participant in the large view', async () => {
+    await host.control('Share screen').click();
+    await host.screenStage.waitFor();
+    await guest.screenStage.waitFor();
+    // The fake screen is 1280 wide; the camera is not.
+    await eventually(
+      () => guest.counters(),
+      (c) => c.maxFrameWidth >= 1280,
+      20_000,
+    );
+    await screenshot(guestPage, 'room-screen-share-guest-desktop');
+    await host.control('Stop sharing').click();
+    await guest.screenStage.waitFor({ state: 'detached' });
+  });
+
+  it('the host mutes everyone and the guest stops sending audio', async () => {
+    await expect(guest.sendingAudioEnabled()).resolves.toEqual([true]);
+    await host.muteAll.click();
+    await eventually(
+      () => guest.sendingAudioEnabled(),
+      (v) => v.length === 1 && v[0] === false,
+    );
+    await guestPage.getByTestId('toast').getByText('The host muted everyone').waitFor();
+    await expect(guest.control('Unmute').isVisible()).resolves.toBe(true);
+    // The host sees the guest muted.
+    await host.remoteTiles.first().getByLabel('Muted').waitFor();
+    await host.controls.getByRole('button', { name: 'Unmute All' }).click();
+    // Unmuting stays the guest's own choice.
+    await guest.control('Unmute').click();
+    await eventually(
+      () => guest.sendingAudioEnabled(),
+      (v) => v[0] === true,
+    );
+  });
+
+  it('a guest with host=true in the link gets no host powers, and three see each other', async () => {
+    const ctx = await newContext(browser, baseURL);
+    contexts.push(ctx);
+    const evePage = await ctx.newPage();
+    const eve = new RoomPage(evePage);
+    await eve.open(meetingId, { name: 'Eve', host: true });
+    await eve.waitJoined();
+    await expect(eve.muteAll.count()).resolves.toBe(0);
+    await expect(eve.controls.getByText('Host', { exact: true }).count()).resolves.toBe(0);
+    await expect(eve.selfTile.getByText('Host', { exact: true }).count()).resolves.toBe(0);
+
+    // Three in the room: everyone decodes video from both others.
+    await expectMediaFlowing(eve, 2, { audio: false });
+    await expectMediaFlowing(host, 2, { audio: false });
+    await expectMediaFlowing(guest, 2, { audio: false });
+    await expect(host.participantCount.textContent()).resolves.toBe('3 participants');
+    await screenshot(evePage, 'room-three-desktop');
+
+    // The server refuses host messages from her own socket.
+    const answer = await evePage.evaluate(async (id) => {
+      const sessionId = `probe-${Date.now()}`;
+      const res = await fetch(`/api/meetings/${id}/join`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'Eve probe', isHost: true, isMuted: true, isVideoOn: false, sessionId }),
+      });
+      const join = (await res.json()) as { joinToken: string; isHost: boolean };
+      const ws = new WebSocket(
+        `${location.origin.replace('http', 'ws')}/ws?meetingId=${id}&name=Eve%20probe&host=true`,
+      );
+      const replies: { type: string; code?: string }[] = [];
+      await new Promise<void>((resolve) => {
+        ws.onopen = () => ws.send(JSON.stringify({ type: 'join_meeting', joinToken: join.joinToken }));
+        ws.onmessage = (ev) => {
+          const m = JSON.parse(String(ev.data)) as { type: string; code?: string };
+          replies.push(m);
+          if (m.type === 'joined')
+            ws.send(JSON.stringify({ type: 'mute_all', requestId: 'x1', muted: true }));
+          if (m.type === 'error') resolve();
+        };
+        setTimeout(resolve, 5000);
+      });
+      // Leave, and let the server close the socket once it has handled that.
+      await new Promise<void>((resolve) => {
+        ws.onclose = () => resolve();
+        ws.send(JSON.stringify({ type: 'leave_meeting' }));
+        setTimeout(resolve, 3000);
+      });
+      return { isHost: join.isHost, error: replies.find((r) => r.type === 'error')?.code ?? null };
+    }, meetingId);
+    expect(answer).toEqual({ isHost: false, error: 'forbidden' });
+    await expect(guest.sendingAudioEnabled()).resolves.toEqual([true, true]);
+
+    await eve.control('Leave meeting').click();
+    await evePage.getByRole('heading', { name: 'You left the meeting' }).waitFor();
+    await eventually(
+      () => hostPage.evaluate(() => window.__parley?.participants().map((p) => p.name)),
+      (names) => JSON.stringify(names) === JSON.stringify(['Gus']),
+    );
+    await expect(host.remoteTiles.count()).resolves.toBe(1);
+    await ctx.close();
+  });
+
+  it('a dropped WebSocket (ten seconds without network) recovers without a duplicate tile', async () => {
+    const guestId = await guest.selfId();
+    expect(guestSocket).not.toBeNull();
+    blockGuestSockets = true;
+    await guestSocket!.close({ code: 1011, reason: 'network down (test)' });
+    await eventually(
+      () => guest.signalState(),
+      (s) => s === 'reconnecting',
+    );
+    await guestPage.getByRole('status').filter({ hasText: 'Reconnecting...' }).waitFor();
+    await new Promise((r) => setTimeout(r, 10_000));
+    blockGuestSockets = false;
+    await eventually(
+      () => guest.signalState(),
+      (s) => s === 'joined',
+      20_000,
+    );
+    await expect(guest.selfId()).resolves.toBe(guestId);
+    await eventually(
+      () => host.remoteTiles.count(),
+      (n) => n === 1,
+    );
+    await expect(host.remoteTiles.first().getAttribute('data-participant-id')).resolves.toBe(guestId);
+    await expectMediaFlowing(host, 1);
+    await expectMediaFlowing(guest, 1);
+  });
+
+  it('a page reload rejoins as the same participant', async () => {
+    const guestId = await guest.selfId();
+    await guestPage.reload();
+    await guest.waitJoined();
+    await expect(guest.selfId()).resolves.toBe(guestId);
+    await eventually(
+      () => host.remoteTiles.count(),
+      (n) => n === 1,
+    );
+    await expect(host.remoteTiles.first().getAttribute('data-participant-id')).resolves.toBe(guestId);
+    await expectMediaFlowing(host, 1, { audio: false });
+    await expectMediaFlowing(guest, 1, { audio: false });
+  });
+
+  it('loaded the room without script errors', () => {
+    expect(realErrors(hostErrors)).toEqual([]);
+    expect(realErrors(guestErrors)).toEqual([]);
+  });
+});
+
+describe('meeting room on a phone', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the pre-join dialog, the room and the side panel at 390x844', async () => {
+    const hostCtx = await newContext(browser, baseURL);
+    const hostPage = await hostCtx.newPage();
+    await signInAsProHost(hostPage, { email: 'phone-host@example.com', firstName: 'Pia', lastName: 'Host' });
+    const id = await createMeeting(hostPage);
+    const host = new RoomPage(hostPage);
+    await host.open(id, { name: 'Pia', host: true });
+    await host.waitJoined();
+
+    const ctx = await newContext(browser, baseURL, VIEWPORTS.phone);
+    const page = await ctx.newPage();
+    const room = new RoomPage(page);
+    await room.open(id);
+    await room.preJoinName.waitFor();
+    await page.getByRole('button', { name: 'Join Meeting' }).click();
+    await page.getByText('Name must be at least 2 characters').waitFor();
+    await screenshot(page, 'room-prejoin-phone');
+    await room.joinFromDialog('Phil');
+    await room.remoteTiles.first().waitFor();
+    await expectMediaFlowing(room, 1, { audio: false });
+    await screenshot(page, 'room-phone');
+    await room.control('People').click();
+    await page.getByRole('tab', { name: 'People' }).waitFor();
+    await screenshot(page, 'room-people-phone');
+    // Clicking the active tab closes the panel.
+    await page.getByRole('tab', { name: 'People' }).click();
+    await page.getByRole('tab', { name: 'People' }).waitFor({ state: 'detached' });
+    await screenshot(hostPage, 'room-host-with-phone-desktop');
+    await ctx.close();
+    await hostCtx.close();
+  });
+});
