@@ -30,14 +30,24 @@ async function status(
   );
 }
 
-/** The header's Pro badge (in the phone menu when the header is collapsed). */
-async function proBadgeVisible(page: Page): Promise<boolean> {
+/**
+ * Whether the header shows the Pro badge (in the phone menu when the header is collapsed), once the
+ * status has been answered; waits for the expected element so a slow render cannot pass a test.
+ */
+async function proBadgeVisible(page: Page, expected: boolean): Promise<boolean> {
+  // The header asks for the status after the user; decide only once that answer is rendered.
+  const statusLoaded = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/subscription/status');
   await page.goto('/');
   await page.locator('#main').waitFor();
+  await statusLoaded;
   const menu = page.getByRole('button', { name: 'Open menu' });
   if (await menu.isVisible()) await menu.click();
   await page.getByTestId('user-name').locator('visible=true').waitFor();
-  const visible = await page.getByTestId('pro-badge').locator('visible=true').count();
+  const badge = page.getByTestId('pro-badge').locator('visible=true');
+  const premium = page.getByRole('link', { name: 'Go Premium' }).locator('visible=true');
+  if (expected) await badge.waitFor();
+  else await premium.waitFor();
+  const visible = await badge.count();
   const close = page.getByRole('button', { name: 'Close menu' });
   if (await close.isVisible()) await close.click();
   return visible > 0;
@@ -73,7 +83,7 @@ describe.each([
   it('subscribes with 4242: success page, Pro badge, and creating a meeting is allowed', async () => {
     const { page, email } = await userPage('Ann');
     expect((await createMeeting(page)).status).toBe(403);
-    expect(await proBadgeVisible(page)).toBe(false);
+    expect(await proBadgeVisible(page, false)).toBe(false);
 
     const subscribe = new SubscribePage(page);
     await subscribe.open();
@@ -104,7 +114,7 @@ describe.each([
     await page.getByText(`A confirmation email has been sent to ${email}.`).waitFor();
     await screenshot(page, `subscription-success-${label}`);
 
-    expect(await proBadgeVisible(page)).toBe(true);
+    expect(await proBadgeVisible(page, true)).toBe(true);
     expect((await createMeeting(page)).status).toBe(201);
 
     // The confirmation page, by subscription id and in status-check mode.
@@ -145,7 +155,7 @@ describe.each([
     await screenshot(page, `subscribe-declined-${label}`);
     expect((await status(page)).isActive).toBe(false);
     expect((await createMeeting(page)).body.requiresSubscription).toBe(true);
-    expect(await proBadgeVisible(page)).toBe(false);
+    expect(await proBadgeVisible(page, false)).toBe(false);
   });
 
   it('checks card input before sending it', async () => {

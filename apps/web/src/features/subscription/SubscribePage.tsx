@@ -1,6 +1,6 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
 import { ArrowLeft, LogIn } from 'lucide-react';
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input, Label } from '@/components/ui/input';
@@ -47,7 +47,9 @@ export function SubscribePage() {
       description="AI transcription, translation and summaries in every meeting, with no time limits."
     >
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
-        <PlanCard />
+        <div className={clientSecret ? 'order-last lg:order-none' : undefined}>
+          <PlanCard />
+        </div>
         {clientSecret ? (
           <PaymentStep clientSecret={clientSecret} email={shownEmail} onBack={() => setClientSecret(null)} />
         ) : (
@@ -159,34 +161,42 @@ function PaymentStep({
 }) {
   const { data: config, isLoading } = usePaymentsConfig();
   const onOutcome = usePaymentOutcome(email);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // On phones the form replaces the email step below the plan: bring it into view.
+    const el = ref.current;
+    if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: 'start' });
+  }, []);
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Payment details</CardTitle>
-        <CardDescription>
-          {PRO_PLAN.name} · ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval} for {email}
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        {isLoading || !config ? (
-          <Skeleton className="h-48 w-full" />
-        ) : config.provider === 'stripe' && config.publishableKey ? (
-          <Suspense fallback={<Skeleton className="h-48 w-full" />}>
-            <StripePaymentForm
-              publishableKey={config.publishableKey}
-              clientSecret={clientSecret}
-              email={email}
-              onOutcome={onOutcome}
-            />
-          </Suspense>
-        ) : (
-          <SandboxCardForm clientSecret={clientSecret} onOutcome={onOutcome} />
-        )}
-        <Button variant="ghost" size="sm" className="self-start" onClick={onBack}>
-          <ArrowLeft /> Back
-        </Button>
-      </CardContent>
-    </Card>
+    <div ref={ref} className="scroll-mt-20">
+      <Card>
+        <CardHeader>
+          <CardTitle>Payment details</CardTitle>
+          <CardDescription>
+            {PRO_PLAN.name} · ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval} for {email}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-4">
+          {isLoading || !config ? (
+            <Skeleton className="h-48 w-full" />
+          ) : config.provider === 'stripe' && config.publishableKey ? (
+            <Suspense fallback={<Skeleton className="h-48 w-full" />}>
+              <StripePaymentForm
+                publishableKey={config.publishableKey}
+                clientSecret={clientSecret}
+                email={email}
+                onOutcome={onOutcome}
+              />
+            </Suspense>
+          ) : (
+            <SandboxCardForm clientSecret={clientSecret} onOutcome={onOutcome} />
+          )}
+          <Button variant="ghost" size="sm" className="self-start" onClick={onBack}>
+            <ArrowLeft /> Back
+          </Button>
+        </CardContent>
+      </Card>
+    </div>
   );
 }
