@@ -36,7 +36,9 @@ function clickJoinAndWaitForFrame(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
-        const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Join Meeting');
+        const button = [...document.querySelectorAll('button')].find(
+          (b) => b.textContent?.trim() === 'Join Meeting',
+        );
         if (!button) return reject(new Error('no Join Meeting button'));
         const t0 = performance.now();
         button.click();
@@ -87,12 +89,33 @@ try {
         signal: await r.signalState(),
         self: await r.selfId(),
         counters: await r.counters(),
-        pcs: await r.page.evaluate(() =>
-          window.__parley?.peerConnections().map((p) => [p.participantId, p.pc.connectionState, p.pc.signalingState]),
+        pcs: await r.page.evaluate(async () =>
+          Promise.all(
+            (window.__parley?.peerConnections() ?? []).map(async (p) => {
+              const kinds: Record<string, number> = {};
+              (await p.pc.getStats()).forEach((st: { type: string }) => {
+                kinds[st.type] = (kinds[st.type] ?? 0) + 1;
+              });
+              return {
+                id: p.participantId,
+                state: p.pc.connectionState,
+                ice: p.pc.iceConnectionState,
+                gathering: p.pc.iceGatheringState,
+                signaling: p.pc.signalingState,
+                iceRestarts: p.iceRestarts,
+                stats: kinds,
+              };
+            }),
+          ),
         ),
         participants: await r.page.evaluate(() => window.__parley?.participants()),
       });
-      console.error('no remote frame; host:', JSON.stringify(await state(host)), 'guest:', JSON.stringify(await state(guest)));
+      console.error(
+        'no remote frame; host:',
+        JSON.stringify(await state(host)),
+        'guest:',
+        JSON.stringify(await state(guest)),
+      );
       throw err;
     });
     samples.push(ms);

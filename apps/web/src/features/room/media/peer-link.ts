@@ -63,6 +63,9 @@ export class PeerLink {
   private local: LocalTracks;
   /** The o= session id of the remote connection: a new one means the other side reloaded. */
   remoteSessionId: string | null = null;
+  private holdCandidates = false;
+  private readonly outgoingCandidates: IceCandidate[] = [];
+  private readonly incomingCandidates: IceCandidate[] = [];
   /** Counts ICE restarts, for the debugging handle. */
   iceRestarts = 0;
 
@@ -90,26 +93,31 @@ export class PeerLink {
     pc.onnegotiationneeded = async () => {
       try {
         this.makingOffer = true;
+        this.holdCandidates = true;
         await pc.setLocalDescription();
         if (pc.localDescription) this.sendOffer();
       } catch (err) {
         this.opts.log?.(`peer ${this.remoteId}: offer failed`, err);
       } finally {
         this.makingOffer = false;
+        this.releaseCandidates();
       }
     };
     pc.onicecandidate = ({ candidate }) => {
-      if (!candidate) {
-        this.opts.signals.candidate(null);
-        return;
+      let out: IceCandidate = null;
+      if (candidate) {
+        const c = candidate.toJSON();
+        out = {
+          candidate: c.candidate ?? '',
+          sdpMid: c.sdpMid ?? null,
+          sdpMLineIndex: c.sdpMLineIndex ?? null,
+          usernameFragment: c.usernameFragment ?? null,
+        };
       }
-      const c = candidate.toJSON();
-      this.opts.signals.candidate({
-        candidate: c.candidate ?? '',
-        sdpMid: c.sdpMid ?? null,
-        sdpMLineIndex: c.sdpMLineIndex ?? null,
-        usernameFragment: c.usernameFragment ?? null,
-      });
+      // Candidates can fire before the description that announces them has been sent (pooled
+      // candidates arrive at once); the other side would drop them, so they wait for it.
+      if (this.holdCandidates) this.outgoingCandidates.push(out);
+      else this.opts.signals.candidate(out);
     };
     pc.ontrack = ({ track }) => {
       for (const t of this.remoteStream.getTracks()) {
@@ -199,16 +207,39 @@ export class PeerLink {
     } finally {
       this.isSettingRemoteAnswerPending = false;
     }
+    this.flushIncomingCandidates();
     if (description.type === 'offer') {
       this.attachLocalToRemoteTransceivers();
-      await pc.setLocalDescription();
-      const answer = pc.localDescription;
-      if (answer) this.opts.signals.answer({ type: 'answer', sdp: answer.sdp });
+      this.holdCandidates = true;
+      try {
+        await pc.setLocalDescription();
+        const answer = pc.localDescription;
+        if (answer) this.opts.signals.answer({ type: 'answer', sdp: answer.sdp });
+      } finally {
+        this.releaseCandidates();
+      }
     }
+  }
+
+  /** Sends the candidates held back while our description was on its way. */
+  private releaseCandidates(): void {
+    this.holdCandidates = false;
+    const held = this.outgoingCandidates.splice(0);
+    for (const c of held) this.opts.signals.candidate(c);
+  }
+
+  private flushIncomingCandidates(): void {
+    const pending = this.incomingCandidates.splice(0);
+    for (const c of pending) void this.handleCandidate(c);
   }
 
   async handleCandidate(candidate: IceCandidate): Promise<void> {
     if (this.closed) return;
+    if (!this.pc.remoteDescription) {
+      // Not ready for candidates yet (the description is still being applied): keep them.
+      if (this.incomingCandidates.length < 200) this.incomingCandidates.push(candidate);
+      return;
+    }
     try {
       await this.pc.addIceCandidate(candidate ?? undefined);
     } catch (err) {
@@ -237,6 +268,7 @@ export class PeerLink {
     const desc = this.pc.localDescription;
     if (!desc || desc.type !== 'offer') return;
     this.opts.signals.offer({ type: 'offer', sdp: desc.sdp });
+    this.releaseCandidates();
     this.clearOfferTimer();
     this.offerTimer = setTimeout(() => {
       this.offerTimer = null;

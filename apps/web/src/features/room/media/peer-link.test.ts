@@ -1,0 +1,272 @@
+import { VIDEO_BITRATE_CAP } from '@parley/protocol/constants';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PeerLink, isPolite, sdpSessionId, type IceCandidate, type SessionDescription } from './peer-link';
+import { PeerMesh, type MeshSignal } from './peer-mesh';
+
+/**
+ * A scripted RTCPeerConnection: enough of the API for the negotiation logic. Like Chrome with a
+ * candidate pool, it fires a candidate *before* setLocalDescription's promise settles.
+ */
+class FakePC {
+  static sessions = 0;
+  readonly session = String(1000 + FakePC.sessions++);
+  signalingState: RTCSignalingState = 'stable';
+  connectionState: RTCPeerConnectionState = 'new';
+  localDescription: SessionDescription | null = null;
+  remoteDescription: SessionDescription | null = null;
+  added: IceCandidate[] = [];
+  transceivers: {
+    direction: string;
+    sender: { track: unknown; replaceTrack: (t: unknown) => Promise<void>; setStreams: () => void };
+    receiver: { track: { kind: string } };
+    currentDirection: string | null;
+    sendEncodings?: unknown;
+  }[] = [];
+  onnegotiationneeded: (() => void) | null = null;
+  onicecandidate: ((e: { candidate: { toJSON: () => RTCIceCandidateInit } | null }) => void) | null = null;
+  ontrack: unknown = null;
+  onsignalingstatechange: (() => void) | null = null;
+  onconnectionstatechange: (() => void) | null = null;
+  restarts = 0;
+  private negotiationQueued = false;
+
+  constructor(readonly config: RTCConfiguration) {}
+
+  private sdp(type: string) {
+    return `v=0\r\no=- ${this.session} 2 IN IP4 127.0.0.1\r\ns=${type}\r\n`;
+  }
+  addTransceiver(trackOrKind: unknown, init: { direction: string; sendEncodings?: unknown }) {
+    const kind = typeof trackOrKind === 'string' ? trackOrKind : (trackOrKind as { kind: string }).kind;
+    const t = {
+      direction: init.direction,
+      currentDirection: null,
+      sendEncodings: init.sendEncodings,
+      receiver: { track: { kind } },
+      sender: {
+        track: typeof trackOrKind === 'string' ? null : trackOrKind,
+        replaceTrack: async (tr: unknown) => {
+          t.sender.track = tr;
+        },
+        setStreams: () => undefined,
+      },
+    };
+    this.transceivers.push(t);
+    if (!this.negotiationQueued) {
+      // Browsers coalesce negotiationneeded into one event per batch of changes.
+      this.negotiationQueued = true;
+      queueMicrotask(() => {
+        this.negotiationQueued = false;
+        this.onnegotiationneeded?.();
+      });
+    }
+    return t;
+  }
+  getTransceivers() {
+    return this.transceivers;
+  }
+  private fireCandidate() {
+    this.onicecandidate?.({
+      candidate: {
+        toJSON: () => ({ candidate: `candidate:${this.session}`, sdpMid: '0', sdpMLineIndex: 0 }),
+      },
+    });
+  }
+  async setLocalDescription() {
+    const type = this.signalingState === 'have-remote-offer' ? 'answer' : 'offer';
+    this.localDescription = { type, sdp: this.sdp(type) };
+    this.signalingState = type === 'offer' ? 'have-local-offer' : 'stable';
+    this.fireCandidate(); // before the promise settles, as pooled candidates do
+    this.onsignalingstatechange?.();
+  }
+  async setRemoteDescription(d: SessionDescription) {
+    if (d.type === 'offer' && this.signalingState === 'have-local-offer') this.signalingState = 'stable'; // implicit rollback
+    this.remoteDescription = d;
+    if (d.type === 'offer') {
+      this.signalingState = 'have-remote-offer';
+      if (this.transceivers.length === 0) {
+        for (const kind of ['audio', 'video']) this.addTransceiverFromRemote(kind);
+      }
+    } else this.signalingState = 'stable';
+    this.onsignalingstatechange?.();
+  }
+  private addTransceiverFromRemote(kind: string) {
+    const t = {
+      direction: 'recvonly',
+      currentDirection: null,
+      receiver: { track: { kind } },
+      sender: {
+        track: null as unknown,
+        replaceTrack: async (tr: unknown) => {
+          t.sender.track = tr;
+        },
+        setStreams: () => undefined,
+      },
+    };
+    this.transceivers.push(t);
+  }
+  async addIceCandidate(c?: IceCandidate) {
+    if (!this.remoteDescription) throw new Error('remote description is null');
+    this.added.push(c ?? null);
+  }
+  restartIce() {
+    this.restarts += 1;
+  }
+  close() {}
+}
+
+beforeAll(() => {
+  class FakeStream {
+    private tracks: unknown[] = [];
+    getTracks() {
+      return this.tracks;
+    }
+    getVideoTracks() {
+      return [];
+    }
+    addTrack(t: unknown) {
+      this.tracks.push(t);
+    }
+    removeTrack() {}
+  }
+  (globalThis as unknown as { MediaStream: unknown }).MediaStream = FakeStream;
+});
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function pair() {
+  const pcs: FakePC[] = [];
+  const create = (config: RTCConfiguration) => {
+    const pc = new FakePC(config);
+    pcs.push(pc);
+    return pc as unknown as RTCPeerConnection;
+  };
+  const outA: MeshSignal[] = [];
+  const outB: MeshSignal[] = [];
+  const local = {
+    stream: new MediaStream(),
+    audio: { kind: 'audio' } as MediaStreamTrack,
+    video: { kind: 'video' } as MediaStreamTrack,
+  };
+  const a = new PeerMesh({
+    selfId: 'a',
+    iceServers: [],
+    local,
+    send: (m) => outA.push(m),
+    createPeerConnection: create,
+  });
+  const b = new PeerMesh({
+    selfId: 'b',
+    iceServers: [],
+    local,
+    send: (m) => outB.push(m),
+    createPeerConnection: create,
+  });
+  /** Delivers queued signals in order, like one ordered WebSocket each way. */
+  const deliver = async (from: 'a' | 'b') => {
+    const [queue, to, fromId] = from === 'a' ? [outA, b, 'a'] : [outB, a, 'b'];
+    while (queue.length) {
+      const m = queue.shift()!;
+      if (m.type === 'offer') await to.handleOffer(fromId, m.offer);
+      else if (m.type === 'answer') await to.handleAnswer(fromId, m.answer);
+      else await to.handleCandidate(fromId, m.candidate);
+    }
+  };
+  return { a, b, outA, outB, pcs, deliver };
+}
+
+describe('peer negotiation', () => {
+  it('picks exactly one polite side for every pair', () => {
+    expect(isPolite('b', 'a')).toBe(true);
+    expect(isPolite('a', 'b')).toBe(false);
+  });
+
+  it('reads the SDP session id that tells a reloaded peer from a renegotiation', () => {
+    expect(sdpSessionId('v=0\r\no=- 4611731400430051336 2 IN IP4 127.0.0.1\r\n')).toBe('4611731400430051336');
+    expect(sdpSessionId('garbage')).toBeNull();
+  });
+
+  it('sends the offer before any candidate, and the answer before the answerer’s candidates', async () => {
+    const { a, b, outA, outB, pcs, deliver } = pair();
+    a.connect('b');
+    await tick();
+    expect(outA.map((m) => m.type)).toEqual(['offer', 'ice-candidate']);
+    await deliver('a');
+    await tick();
+    expect(outB.map((m) => m.type)).toEqual(['answer', 'ice-candidate']);
+    await deliver('b');
+    const [pcA, pcB] = pcs;
+    expect(pcA!.signalingState).toBe('stable');
+    expect(pcB!.signalingState).toBe('stable');
+    // Every candidate reached the other side's connection.
+    expect(pcB!.added).toHaveLength(1);
+    expect(pcA!.added).toHaveLength(1);
+    expect(b.get('a')).toBeDefined();
+  });
+
+  it('configures the candidate pool, the bitrate cap, and sends tracks on both sides', async () => {
+    const { a, outA, pcs, deliver } = pair();
+    a.connect('b');
+    await tick();
+    const pcA = pcs[0]!;
+    expect(pcA.config.iceCandidatePoolSize).toBe(10);
+    const video = pcA.transceivers.find((t) => t.receiver.track.kind === 'video')!;
+    expect(video.sendEncodings).toEqual([{ maxBitrate: VIDEO_BITRATE_CAP }]);
+    expect(outA[0]!.type).toBe('offer');
+    await deliver('a');
+    await tick();
+    const pcB = pcs[1]!;
+    expect(pcB.transceivers.every((t) => t.direction === 'sendrecv' && t.sender.track)).toBe(true);
+  });
+
+  it('keeps candidates that arrive before the remote description and applies them after', async () => {
+    const pc = new FakePC({});
+    const link = new PeerLink({
+      remoteId: 'x',
+      polite: true,
+      initiator: false,
+      iceServers: [],
+      local: { stream: new MediaStream(), audio: null, video: null },
+      signals: { offer: () => undefined, answer: () => undefined, candidate: () => undefined },
+      onChange: () => undefined,
+      createPeerConnection: () => pc as unknown as RTCPeerConnection,
+    });
+    await link.handleCandidate({ candidate: 'candidate:early', sdpMid: '0', sdpMLineIndex: 0 });
+    expect(pc.added).toEqual([]);
+    await link.handleDescription({ type: 'offer', sdp: 'v=0\r\no=- 77 2 IN IP4 127.0.0.1\r\n' });
+    await tick();
+    expect(pc.added).toHaveLength(1);
+  });
+
+  it('survives simultaneous offers: the polite side yields, the pair ends stable', async () => {
+    const { a, b, outA, outB, pcs, deliver } = pair();
+    a.connect('b');
+    b.connect('a');
+    await tick();
+    expect(outA[0]!.type).toBe('offer');
+    expect(outB[0]!.type).toBe('offer');
+    // Both offers cross on the wire.
+    await Promise.all([deliver('a'), deliver('b')]);
+    await tick();
+    await Promise.all([deliver('a'), deliver('b')]);
+    await tick();
+    await Promise.all([deliver('a'), deliver('b')]);
+    expect(pcs.map((p) => p.signalingState)).toEqual(['stable', 'stable']);
+  });
+
+  it('rebuilds the connection when the other side comes back with a new one (a reload)', async () => {
+    const { a, b, pcs, deliver } = pair();
+    a.connect('b');
+    await tick();
+    await deliver('a');
+    await tick();
+    await deliver('b');
+    const first = b.get('a');
+    // "a" reloads: a brand-new mesh and connection with a new SDP session id.
+    a.closeAll();
+    a.connect('b');
+    await tick();
+    await deliver('a');
+    expect(b.get('a')).not.toBe(first);
+    expect(pcs).toHaveLength(4);
+  });
+});
