@@ -67,7 +67,11 @@ export class WebRtcTest {
     this.set({ log: [...this.snapshot.log.slice(-30), `${stamp} ${line}`] });
   }
 
+  private readonly onPageHide = () => this.stop();
+
   async start(): Promise<void> {
+    // Closing the tab tells the other one at once (no React cleanup runs on a closing page).
+    window.addEventListener('pagehide', this.onPageHide);
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
         video: { width: { ideal: 640 }, height: { ideal: 480 } },
@@ -201,6 +205,8 @@ export class WebRtcTest {
   }
 
   stop(): void {
+    if (this.stopped) return;
+    window.removeEventListener('pagehide', this.onPageHide);
     this.stopped = true;
     this.channel?.postMessage({ type: 'bye', from: this.tabId } satisfies ChannelMessage);
     this.channel?.close();

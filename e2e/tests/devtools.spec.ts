@@ -1,0 +1,105 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+
+const baseURL = inject('baseURL');
+
+async function videoHasFrames(page: Page, label: string): Promise<void> {
+  await page.waitForFunction((l) => {
+    const v = document.querySelector<HTMLVideoElement>(`video[aria-label="${l}"]`);
+    return !!v && v.readyState >= 2 && v.videoWidth > 0;
+  }, label);
+}
+
+describe('developer test pages', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, baseURL);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('/video-test starts and stops the camera and shows the track', async () => {
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto('/video-test');
+    await page.getByRole('button', { name: 'Start Camera' }).click();
+    await videoHasFrames(page, 'Camera');
+    const details = page.getByTestId('track-details');
+    await details.getByText('live').waitFor();
+    await expect(details.textContent()).resolves.toMatch(/\d+x\d+/);
+    await screenshot(page, 'video-test-desktop');
+    await page.getByRole('button', { name: 'Stop Camera' }).click();
+    await page.getByText('Camera is off').waitFor();
+    await expect(page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).resolves.toBe('/');
+    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    await page.close();
+  });
+
+  it('/camera-test shows permission, cameras and a 640x480 track', async () => {
+    const page = await context.newPage();
+    await page.goto('/camera-test');
+    await videoHasFrames(page, 'Camera');
+    await expect(page.getByTestId('camera-permission').textContent()).resolves.toBe('granted');
+    await page.getByText('Available cameras: 1').waitFor();
+    await page.getByTestId('track-details').getByText('640x480').waitFor();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await videoHasFrames(page, 'Camera');
+    await screenshot(page, 'camera-test-desktop');
+    await page.close();
+  });
+
+  it('/camera-test explains a refused camera in a red box, and Retry tries again', async () => {
+    const ctx = await newContext(browser, baseURL, VIEWPORTS.phone);
+    // The browser answers as it does when the person blocks the camera.
+    await ctx.addInitScript(() => {
+      const real = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      let refuse = true;
+      (window as unknown as { allowCamera: () => void }).allowCamera = () => {
+        refuse = false;
+      };
+      navigator.mediaDevices.getUserMedia = (c) =>
+        refuse ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError')) : real(c);
+    });
+    const page = await ctx.newPage();
+    await page.goto('/camera-test');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Make sure to allow camera access when prompted by your browser.').waitFor();
+    await expect(alert.textContent()).resolves.toContain('permission denied');
+    await screenshot(page, 'camera-test-error-phone');
+    await page.evaluate(() => (window as unknown as { allowCamera: () => void }).allowCamera());
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await videoHasFrames(page, 'Camera');
+    await expect(alert.count()).resolves.toBe(0);
+    await ctx.close();
+  });
+
+  it('/webrtc-test: two tabs see each other and report connected', async () => {
+    const a = await context.newPage();
+    const b = await context.newPage();
+    await a.goto('/webrtc-test');
+    await videoHasFrames(a, 'Local video');
+    await b.goto('/webrtc-test');
+    for (const page of [a, b]) {
+      await page
+        .getByTestId('status-connection')
+        .getByText('connected', { exact: true })
+        .waitFor({ timeout: 20_000 });
+      await videoHasFrames(page, 'Remote video');
+      await expect(page.getByTestId('status-signaling').textContent()).resolves.toMatch(
+        /Signaling: (joined|connected) \((server|this browser)\)/,
+      );
+    }
+    await screenshot(a, 'webrtc-test-desktop');
+    await b.close();
+    await a
+      .getByTestId('status-connection')
+      .getByText('waiting for the other tab')
+      .waitFor({ timeout: 20_000 });
+    await a.close();
+  });
+});
