@@ -17,7 +17,10 @@ export function meetingSessionId(meetingId: string, storage: Storage = sessionSt
   const key = `meeting-session-${meetingId}`;
   let id = storage.getItem(key);
   if (!id) {
-    id = `session-${Date.now()}-${Math.random().toString(36).slice(2, 10)}`;
+    // From the current time (spec §3), plus a random part so it cannot be guessed (PROTOCOL.md).
+    const random =
+      typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Math.random().toString(36).slice(2);
+    id = `session-${Date.now()}-${random}`;
     storage.setItem(key, id);
   }
   return id;
