@@ -56,13 +56,16 @@ export class RoomPage {
   }
 
   /** Fills the pre-join dialog and joins; `micOn` turns the microphone on first. */
-  async joinFromDialog(name: string, { micOn = true }: { micOn?: boolean } = {}): Promise<void> {
+  async joinFromDialog(
+    name: string,
+    { micOn = true, waitForRoom = true }: { micOn?: boolean; waitForRoom?: boolean } = {},
+  ): Promise<void> {
     await this.preJoinName.waitFor();
     await this.preJoinName.fill(name);
     const micButton = this.page.getByRole('button', { name: 'Turn on microphone' });
     if (micOn && (await micButton.isVisible())) await micButton.click();
     await this.joinButton.click();
-    await this.waitJoined();
+    if (waitForRoom) await this.waitJoined();
   }
 
   async waitJoined(): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
@@ -324,5 +324,186 @@ describe('meeting room on a phone', () => {
     await screenshot(hostPage, 'room-host-with-phone-desktop');
     await ctx.close();
     await hostCtx.close();
+  });
+});
+
+describe('meeting room flows: refusals, password, waiting room, host controls, settings', () => {
+  let browser: Browser;
+  let hostCtx: BrowserContext;
+  let hostPage: Page;
+  let host: RoomPage;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    hostCtx = await newContext(browser, baseURL);
+    hostPage = await hostCtx.newPage();
+    host = new RoomPage(hostPage);
+    await signInAsProHost(hostPage, { email: 'flows-host@example.com', firstName: 'Flo', lastName: 'Host' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function guestPage(): Promise<{ page: Page; room: RoomPage; ctx: BrowserContext }> {
+    const ctx = await newContext(browser, baseURL);
+    const page = await ctx.newPage();
+    return { page, room: new RoomPage(page), ctx };
+  }
+
+  it('an unknown meeting gets a clear screen, not a hang', async () => {
+    const { page, room, ctx } = await guestPage();
+    await room.open('999-999-998');
+    await room.joinFromDialog('Nobody', { micOn: false, waitForRoom: false });
+    await page.getByRole('heading', { name: 'Meeting not found' }).waitFor();
+    await page.getByRole('link', { name: 'Go Home' }).waitFor();
+    await ctx.close();
+  });
+
+  it('a meeting with a password asks for it and refuses a wrong one', async () => {
+    const id = await createMeeting(hostPage, { password: 'open-sesame' });
+    const { page, room, ctx } = await guestPage();
+    await room.open(id);
+    await room.joinFromDialog('Pat', { micOn: false, waitForRoom: false });
+    await page.getByRole('heading', { name: 'This meeting needs a password' }).waitFor();
+    await page.getByLabel('Meeting password').fill('wrong');
+    await page.getByRole('button', { name: 'Join Meeting' }).click();
+    await page.getByText('Incorrect password. Please try again.').waitFor();
+    await screenshot(page, 'room-password-desktop');
+    await page.getByLabel('Meeting password').fill('open-sesame');
+    await page.getByRole('button', { name: 'Join Meeting' }).click();
+    await room.waitJoined();
+    await expect(room.participantCount.textContent()).resolves.toBe('1 participant');
+    await room.control('Leave meeting').click();
+    await page.getByRole('heading', { name: 'You left the meeting' }).waitFor();
+    await ctx.close();
+  });
+
+  it('the waiting room holds a guest until the host admits; host mutes and removes them', async () => {
+    const id = await createMeeting(hostPage, { waitingRoom: true });
+    await host.open(id, { name: 'Flo', host: true });
+    await host.waitJoined();
+    const { page, room, ctx } = await guestPage();
+    await room.open(id);
+    await room.joinFromDialog('Wendy', { waitForRoom: false });
+    await page.getByRole('heading', { name: 'Waiting for the host' }).waitFor();
+    await screenshot(page, 'room-waiting-desktop');
+
+    await host.control('People').click();
+    const waiting = hostPage.getByRole('region', { name: 'Waiting room' });
+    await waiting.getByText('Wendy').waitFor();
+    await screenshot(hostPage, 'room-host-waiting-list-desktop');
+    await waiting.getByRole('button', { name: 'Admit' }).click();
+    await room.waitJoined();
+    await host.remoteTiles.first().waitFor();
+
+    // Per-participant mute from the people list: the guest's microphone goes off and they are told.
+    await eventually(
+      () => room.sendingAudioEnabled(),
+      (v) => v.length === 1 && v[0] === true,
+    );
+    await hostPage.getByRole('button', { name: 'Mute Wendy' }).click();
+    await eventually(
+      () => room.sendingAudioEnabled(),
+      (v) => v[0] === false,
+    );
+    await page.getByTestId('toast').getByText('The host muted you').waitFor();
+    await hostPage.getByRole('button', { name: 'Ask Wendy to unmute' }).waitFor();
+
+    // Removal.
+    hostPage.once('dialog', (d) => void d.accept());
+    await hostPage.getByRole('button', { name: 'Remove Wendy' }).click();
+    await page.getByRole('heading', { name: 'You were removed from the meeting' }).waitFor();
+    await eventually(
+      () => host.remoteTiles.count(),
+      (n) => n === 0,
+    );
+    await expect(host.participantCount.textContent()).resolves.toBe('1 participant');
+    await host.control('People').click();
+    await ctx.close();
+  });
+
+  it('invite link with copied notice, settings, shortcuts and the upgrade dialog for non-Pro', async () => {
+    const id = await createMeeting(hostPage);
+    await host.open(id, { name: 'Flo', host: true });
+    await host.waitJoined();
+    // Invite: the share link and the 2-second copied notice.
+    await hostPage.getByRole('button', { name: 'Invite' }).click();
+    await expect(hostPage.getByLabel('Meeting link').inputValue()).resolves.toBe(`${baseURL}/meeting/${id}`);
+    await hostPage.getByRole('button', { name: 'Copy link' }).click();
+    const notice = hostPage.getByText('Link copied to clipboard');
+    await notice.waitFor();
+    await expect(hostPage.evaluate(() => navigator.clipboard.readText())).resolves.toBe(
+      `${baseURL}/meeting/${id}`,
+    );
+    await notice.waitFor({ state: 'detached', timeout: 4000 });
+    await hostPage.keyboard.press('Escape');
+
+    // Settings: devices, the level meter, the account tab and its Danger Zone.
+    await hostPage.getByRole('button', { name: 'Settings' }).click();
+    const dialog = hostPage.getByRole('dialog', { name: 'Settings' });
+    await expect(dialog.getByTestId('device-counts').textContent()).resolves.toMatch(
+      /\d+ microphones · \d+ speakers · [1-9]\d* cameras/,
+    );
+    await dialog.getByLabel('Camera', { exact: true }).waitFor();
+    await expect(dialog.getByTestId('mic-level-state').textContent()).resolves.toBe('Active');
+    await dialog.getByRole('button', { name: 'Refresh Devices' }).click();
+    await screenshot(hostPage, 'room-settings-desktop');
+    await dialog.getByRole('tab', { name: 'Account' }).click();
+    await dialog.getByText('Host', { exact: true }).waitFor();
+    await expect(
+      dialog.getByRole('switch', { name: 'Join with microphone muted' }).getAttribute('aria-checked'),
+    ).resolves.toBe('true');
+    let confirmText = '';
+    let alerted = false;
+    const onDialog = (d: Dialog) => {
+      if (d.type() === 'confirm') confirmText = d.message();
+      else alerted = true;
+      void d.accept();
+    };
+    hostPage.on('dialog', onDialog);
+    await dialog.getByRole('button', { name: 'Delete account data' }).click();
+    await eventually(
+      async () => alerted,
+      (v) => v,
+    );
+    hostPage.off('dialog', onDialog);
+    expect(confirmText).toBe(
+      'Are you sure you want to delete all account data? This action cannot be undone.',
+    );
+    await screenshot(hostPage, 'room-settings-account-desktop');
+    await hostPage.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+
+    // Shortcuts: M mutes, C opens the chat, Escape closes it.
+    await hostPage.keyboard.press('m');
+    await host.control('Unmute').waitFor();
+    await hostPage.keyboard.press('m');
+    await host.control('Mute').waitFor();
+    await hostPage.keyboard.press('c');
+    await hostPage.getByText('No messages yet').waitFor();
+    await hostPage.getByText('Start a conversation or share files').waitFor();
+    await expect(hostPage.getByRole('button', { name: 'Send message' }).isDisabled()).resolves.toBe(true);
+    await hostPage.keyboard.press('Escape');
+    await hostPage.getByText('No messages yet').waitFor({ state: 'detached' });
+
+    // A guest without Pro asks for AI: the upgrade dialog of spec §2.
+    const { page, room, ctx } = await guestPage();
+    await room.open(id);
+    await room.joinFromDialog('Ann', { micOn: false });
+    await page.getByRole('button', { name: 'Start AI' }).click();
+    const upgrade = page.getByRole('dialog', { name: 'Upgrade to Pro for AI Features' });
+    await upgrade.getByText('$9.99/month').waitFor();
+    await upgrade.getByText('Cancel anytime').waitFor();
+    await expect(upgrade.getByRole('link', { name: 'Upgrade Now' }).getAttribute('href')).resolves.toBe(
+      '/subscribe',
+    );
+    await screenshot(page, 'room-upgrade-desktop');
+    await upgrade.getByRole('button', { name: 'Maybe Later' }).click();
+    await upgrade.waitFor({ state: 'detached' });
+    // The host, a Pro subscriber, starts AI without the dialog.
+    await host.controls.getByRole('button', { name: 'Start AI' }).click();
+    await host.controls.getByRole('button', { name: 'Stop AI' }).waitFor();
+    await expect(hostPage.getByRole('dialog').count()).resolves.toBe(0);
+    await ctx.close();
   });
 });
