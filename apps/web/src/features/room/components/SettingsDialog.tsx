@@ -11,6 +11,10 @@ import { useAudioLevel, useElapsed, useLocalMedia } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
 import { loadPreferences, savePreferences, type RoomPreferences } from '../preferences';
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function DeviceSelect({
   id,
   label,
@@ -99,8 +103,8 @@ function AudioVideoTab({ media }: { media: LocalMedia }) {
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600 dark:text-slate-300">
         <span data-testid="device-counts">
-          {devices.audioInputs.length} microphones · {devices.audioOutputs.length} speakers ·{' '}
-          {devices.videoInputs.length} cameras
+          {plural(devices.audioInputs.length, 'microphone')} ·{' '}
+          {plural(devices.audioOutputs.length, 'speaker')} · {plural(devices.videoInputs.length, 'camera')}
         </span>
         <Button size="sm" variant="secondary" onClick={() => void media.refreshDevices()}>
           <RefreshCw /> Refresh Devices

@@ -1,5 +1,5 @@
 import { VIDEO_BITRATE_CAP } from '@parley/protocol/constants';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PeerLink, isPolite, sdpSessionId, type IceCandidate, type SessionDescription } from './peer-link';
 import { PeerMesh, type MeshSignal } from './peer-mesh';
 
@@ -251,6 +251,25 @@ describe('peer negotiation', () => {
     await tick();
     await Promise.all([deliver('a'), deliver('b')]);
     expect(pcs.map((p) => p.signalingState)).toEqual(['stable', 'stable']);
+  });
+
+  it('restarts ICE from the impolite side when a negotiated pair never connects', async () => {
+    vi.useFakeTimers();
+    try {
+      const { a, pcs, deliver } = pair();
+      a.connect('b');
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('a');
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('b');
+      await vi.advanceTimersByTimeAsync(7000);
+      expect(pcs.map((p) => p.restarts)).toEqual([0, 0]);
+      await vi.advanceTimersByTimeAsync(1500);
+      // "a" < "b": a is the impolite side and the only one to restart.
+      expect(pcs.map((p) => p.restarts)).toEqual([1, 0]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rebuilds the connection when the other side comes back with a new one (a reload)', async () => {

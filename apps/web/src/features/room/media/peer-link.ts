@@ -47,6 +47,9 @@ const OFFER_RESEND_MS = 3000;
 const MAX_OFFER_RESENDS = 5;
 /** A 'disconnected' connection that does not come back within this time gets an ICE restart. */
 const DISCONNECTED_RESTART_MS = 4000;
+/** A negotiated pair that is not connected by then gets an ICE restart. */
+const CONNECT_TIMEOUT_MS = 8000;
+const MAX_STUCK_RESTARTS = 3;
 
 export class PeerLink {
   readonly pc: RTCPeerConnection;
@@ -63,6 +66,8 @@ export class PeerLink {
   private local: LocalTracks;
   /** The o= session id of the remote connection: a new one means the other side reloaded. */
   remoteSessionId: string | null = null;
+  private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private stuckRestarts = 0;
   private holdCandidates = false;
   private readonly outgoingCandidates: IceCandidate[] = [];
   private readonly incomingCandidates: IceCandidate[] = [];
@@ -131,6 +136,7 @@ export class PeerLink {
       if (pc.signalingState === 'stable') {
         this.clearOfferTimer();
         void this.applyBitrateCap();
+        this.watchConnect();
       }
     };
     pc.onconnectionstatechange = () => {
@@ -257,6 +263,23 @@ export class PeerLink {
     }
   }
 
+  /**
+   * A pair that negotiated but never connects (signals lost while a socket was down) gets an ICE
+   * restart from its impolite side, at most a few times in a row.
+   */
+  private watchConnect(): void {
+    if (this.connectTimer || this.polite) return;
+    this.connectTimer = setTimeout(() => {
+      this.connectTimer = null;
+      if (this.closed) return;
+      const state = this.pc.connectionState;
+      if ((state === 'new' || state === 'connecting') && this.stuckRestarts < MAX_STUCK_RESTARTS) {
+        this.stuckRestarts += 1;
+        this.restartIce(`still ${state}`);
+      } else if (state === 'connected') this.stuckRestarts = 0;
+    }, CONNECT_TIMEOUT_MS);
+  }
+
   restartIce(why: string): void {
     if (this.closed) return;
     this.opts.log?.(`peer ${this.remoteId}: ICE restart (${why})`);
@@ -305,6 +328,7 @@ export class PeerLink {
     this.closed = true;
     this.clearOfferTimer();
     if (this.disconnectTimer) clearTimeout(this.disconnectTimer);
+    if (this.connectTimer) clearTimeout(this.connectTimer);
     this.pc.onnegotiationneeded = null;
     this.pc.onicecandidate = null;
     this.pc.ontrack = null;
