@@ -9,6 +9,10 @@ import { PeerMesh, type MeshSignal } from './peer-mesh';
  */
 class FakePC {
   static sessions = 0;
+  /** When set, new connections gather no candidates (the failure the watchdog repairs). */
+  static silent = false;
+  readonly silent = FakePC.silent;
+  closed = false;
   readonly session = String(1000 + FakePC.sessions++);
   signalingState: RTCSignalingState = 'stable';
   connectionState: RTCPeerConnectionState = 'new';
@@ -23,7 +27,9 @@ class FakePC {
     sendEncodings?: unknown;
   }[] = [];
   onnegotiationneeded: (() => void) | null = null;
-  onicecandidate: ((e: { candidate: { toJSON: () => RTCIceCandidateInit } | null }) => void) | null = null;
+  onicecandidate:
+    ((e: { candidate: { candidate: string; toJSON: () => RTCIceCandidateInit } | null }) => void) | null =
+    null;
   ontrack: unknown = null;
   onsignalingstatechange: (() => void) | null = null;
   onconnectionstatechange: (() => void) | null = null;
@@ -65,8 +71,10 @@ class FakePC {
     return this.transceivers;
   }
   private fireCandidate() {
+    if (this.silent) return;
     this.onicecandidate?.({
       candidate: {
+        candidate: `candidate:${this.session}`,
         toJSON: () => ({ candidate: `candidate:${this.session}`, sdpMid: '0', sdpMLineIndex: 0 }),
       },
     });
@@ -111,7 +119,9 @@ class FakePC {
   restartIce() {
     this.restarts += 1;
   }
-  close() {}
+  close() {
+    this.closed = true;
+  }
 }
 
 beforeAll(() => {
@@ -264,10 +274,41 @@ describe('peer negotiation', () => {
       await deliver('b');
       await vi.advanceTimersByTimeAsync(7000);
       expect(pcs.map((p) => p.restarts)).toEqual([0, 0]);
-      await vi.advanceTimersByTimeAsync(1500);
+      await vi.advanceTimersByTimeAsync(3000);
       // "a" < "b": a is the impolite side and the only one to restart.
       expect(pcs.map((p) => p.restarts)).toEqual([1, 0]);
     } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('replaces a connection that gathers no ICE candidate at all, and the other side follows', async () => {
+    vi.useFakeTimers();
+    try {
+      FakePC.silent = true;
+      const { a, b, pcs, deliver } = pair();
+      a.connect('b');
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('a');
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('b');
+      const first = a.get('b');
+      FakePC.silent = false;
+      await vi.advanceTimersByTimeAsync(3100);
+      // Both sides found themselves without candidates: "a" offers from a fresh connection.
+      expect(a.get('b')).not.toBe(first);
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('a');
+      await deliver('b');
+      await vi.advanceTimersByTimeAsync(0);
+      await deliver('a');
+      await deliver('b');
+      const live = pcs.filter((p) => !p.closed);
+      expect(live).toHaveLength(2);
+      expect(live.every((p) => p.signalingState === 'stable')).toBe(true);
+      expect(b.get('a')).toBeDefined();
+    } finally {
+      FakePC.silent = false;
       vi.useRealTimers();
     }
   });

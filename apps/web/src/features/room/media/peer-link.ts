@@ -38,6 +38,8 @@ export interface PeerLinkOptions {
   local: LocalTracks;
   signals: PeerLinkSignals;
   onChange: () => void;
+  /** Called when this connection cannot work and must be replaced by a fresh one. */
+  onStuck?: () => void;
   log?: (msg: string, extra?: unknown) => void;
   createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
 }
@@ -49,6 +51,8 @@ const MAX_OFFER_RESENDS = 5;
 const DISCONNECTED_RESTART_MS = 4000;
 /** A negotiated pair that is not connected by then gets an ICE restart. */
 const CONNECT_TIMEOUT_MS = 8000;
+/** A connection without a single local candidate by then is rebuilt. */
+const NO_CANDIDATE_TIMEOUT_MS = 3000;
 const MAX_STUCK_RESTARTS = 3;
 
 export class PeerLink {
@@ -68,6 +72,8 @@ export class PeerLink {
   remoteSessionId: string | null = null;
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
   private stuckRestarts = 0;
+  /** Local candidates gathered so far (none after a while: a broken connection). */
+  localCandidates = 0;
   private holdCandidates = false;
   private readonly outgoingCandidates: IceCandidate[] = [];
   private readonly incomingCandidates: IceCandidate[] = [];
@@ -111,6 +117,7 @@ export class PeerLink {
     pc.onicecandidate = ({ candidate }) => {
       let out: IceCandidate = null;
       if (candidate) {
+        if (candidate.candidate) this.localCandidates += 1;
         const c = candidate.toJSON();
         out = {
           candidate: c.candidate ?? '',
@@ -264,20 +271,39 @@ export class PeerLink {
   }
 
   /**
-   * A pair that negotiated but never connects (signals lost while a socket was down) gets an ICE
-   * restart from its impolite side, at most a few times in a row.
+   * A pair that negotiated but does not connect. With no local ICE candidate at all, this
+   * connection can never work (seen in Chromium when its pooled candidates were gathered while the
+   * network list was empty; restarts reuse that pool): the link asks to be rebuilt, and the other
+   * side rebuilds too when it sees the new SDP session. With candidates but no connection (signals
+   * lost while a socket was down), the impolite side restarts ICE, a few times at most.
    */
   private watchConnect(): void {
-    if (this.connectTimer || this.polite) return;
-    this.connectTimer = setTimeout(() => {
+    if (this.connectTimer) return;
+    const startedAt = Date.now();
+    const check = () => {
       this.connectTimer = null;
       if (this.closed) return;
       const state = this.pc.connectionState;
-      if ((state === 'new' || state === 'connecting') && this.stuckRestarts < MAX_STUCK_RESTARTS) {
+      if (state === 'connected') {
+        this.stuckRestarts = 0;
+        return;
+      }
+      if (state !== 'new' && state !== 'connecting') return;
+      if (this.localCandidates === 0 && this.opts.onStuck) {
+        this.opts.log?.(`peer ${this.remoteId}: no ICE candidates gathered, rebuilding the connection`);
+        this.opts.onStuck();
+        return;
+      }
+      if (Date.now() - startedAt < CONNECT_TIMEOUT_MS) {
+        this.connectTimer = setTimeout(check, NO_CANDIDATE_TIMEOUT_MS);
+        return;
+      }
+      if (!this.polite && this.stuckRestarts < MAX_STUCK_RESTARTS) {
         this.stuckRestarts += 1;
         this.restartIce(`still ${state}`);
-      } else if (state === 'connected') this.stuckRestarts = 0;
-    }, CONNECT_TIMEOUT_MS);
+      }
+    };
+    this.connectTimer = setTimeout(check, NO_CANDIDATE_TIMEOUT_MS);
   }
 
   restartIce(why: string): void {

@@ -28,8 +28,12 @@ export interface PeerMeshOptions {
   createPeerConnection?: PeerLinkOptions['createPeerConnection'];
 }
 
+const MAX_REBUILDS = 5;
+
 export class PeerMesh {
   private readonly links = new Map<string, PeerLink>();
+  /** Fresh connections made because one could not gather candidates, per participant. */
+  private readonly rebuilds = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
   private version = 0;
   private local: LocalTracks;
@@ -97,6 +101,15 @@ export class PeerMesh {
       log: this.opts.log,
       createPeerConnection: this.opts.createPeerConnection,
       onChange: this.changed,
+      onStuck: () => {
+        if (this.links.get(remoteId) !== link) return;
+        const n = (this.rebuilds.get(remoteId) ?? 0) + 1;
+        if (n > MAX_REBUILDS) return;
+        this.rebuilds.set(remoteId, n);
+        // A fresh connection, offered by us; the other side sees a new SDP session and follows.
+        this.forget(remoteId);
+        this.connect(remoteId);
+      },
       signals: {
         offer: (offer) => this.opts.send({ type: 'offer', targetParticipant: remoteId, offer }),
         answer: (answer) => this.opts.send({ type: 'answer', targetParticipant: remoteId, answer }),
