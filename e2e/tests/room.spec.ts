@@ -312,9 +312,18 @@ describe('meeting room on a phone', () => {
     await page.getByText('Name must be at least 2 characters').waitFor();
     await screenshot(page, 'room-prejoin-phone');
     await room.joinFromDialog('Phil');
+    const joinedToast = page.getByTestId('toast').filter({ hasText: 'You joined the meeting' });
+    await joinedToast.waitFor();
+    const toastSeenAt = Date.now();
     await room.remoteTiles.first().waitFor();
     await expectMediaFlowing(room, 1, { audio: false });
+    // The joined toast goes after JOINED_TOAST_MS (3 s), not the default 5 s.
+    await joinedToast.waitFor({ state: 'detached', timeout: 6000 });
+    expect(Date.now() - toastSeenAt).toBeLessThan(4500);
     await screenshot(page, 'room-phone');
+    for (const name of ['People', 'Chat', 'Mute', 'Turn off camera', 'Leave meeting']) {
+      await expect(room.control(name).isVisible(), name).resolves.toBe(true);
+    }
     await room.control('People').click();
     await page.getByRole('tab', { name: 'People' }).waitFor();
     await screenshot(page, 'room-people-phone');
