@@ -11,6 +11,11 @@ export interface ConnectionSettings {
 
 let nextConnId = 1;
 
+/** Cheap check for a leave_meeting frame (the full parse happens in handleFrame). */
+function isLeave(text: string): boolean {
+  return text.length < 200 && /"type"\s*:\s*"leave_meeting"/.test(text);
+}
+
 /** Reads the `requestId` of a frame that failed validation, so the error can echo it. */
 function requestIdOf(value: unknown): string | undefined {
   if (value && typeof value === 'object' && 'requestId' in value) {
@@ -123,7 +128,9 @@ export function handleConnection(
         ? Buffer.concat(data).toString('utf8')
         : Buffer.from(data).toString('utf8');
     queue = queue
-      .then(() => (conn.isOpen ? handleFrame(text) : undefined))
+      // After the socket closed, only a queued leave_meeting still runs: a client that sends it
+      // and closes at once must leave now, not linger for the resume grace period.
+      .then(() => (conn.isOpen || isLeave(text) ? handleFrame(text) : undefined))
       .catch((err: unknown) => {
         log.error({ err }, 'realtime handler failed');
         fail('internal', 'Something went wrong handling that message');
@@ -132,7 +139,9 @@ export function handleConnection(
 
   socket.on('close', () => {
     clearTimeout(joinTimer);
-    hub.detach(conn);
+    // Frames already received are handled first (a queued leave_meeting removes the participant
+    // for good); only then does the participant enter the resume grace period.
+    void queue.then(() => hub.detach(conn));
   });
   socket.on('error', (err) => log.debug({ err }, 'websocket error'));
 }

@@ -144,6 +144,18 @@ describe('media state, collaboration and leaving', () => {
     });
     a.socket.close();
   });
+
+  it('a leave_meeting sent right before the client closes still leaves at once (no ghost)', async () => {
+    const m = await newMeeting();
+    const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+    const b = await enter(t, ws, m.meetingId, { name: 'Bob' });
+    b.socket.send({ type: 'leave_meeting' });
+    b.socket.ws.close();
+    const left = await a.socket.next('participant_left', 2000);
+    expect(left).toMatchObject({ participantId: b.join.id, reason: 'left' });
+    expect(await a.socket.none('participant_updated', 200)).toEqual([]);
+    a.socket.close();
+  });
 });
 
 describe('dropped sockets and reloads', () => {
