@@ -1,7 +1,8 @@
 import { clientMessageSchema, WS_CLOSE, wsQuerySchema, type ServerMessage } from '@parley/protocol';
 import type { WebSocket } from 'ws';
 import type { BaseContext, ErrorCode, HandlerDef, RealtimeServices } from './context.js';
-import { handlers } from './handlers/index.js';
+import { TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.js';
+import { handlers, TEST_ROOM_MESSAGES } from './handlers/index.js';
 import type { Conn } from './types.js';
 
 export interface ConnectionSettings {
@@ -115,6 +116,9 @@ export function handleConnection(
       );
     }
     const message = parsed.data;
+    if (conn.room?.meeting.ephemeral && !TEST_ROOM_MESSAGES.has(message.type)) {
+      return fail('forbidden', TEST_ROOM_UNAVAILABLE, requestIdOf(message));
+    }
     const handler = handlers[message.type] as HandlerDef<typeof message.type>;
     await handler.run(ctx, message as never);
   };

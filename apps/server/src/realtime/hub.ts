@@ -13,6 +13,7 @@ import {
 
 export const hashJoinToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
+/** Lifecycle of a meeting's row; never fired for an ephemeral room (the test room has no row). */
 export interface HubEvents {
   /** The first admitted participant connected: the meeting is live. */
   onRoomLive?(room: Room): unknown;
@@ -318,6 +319,7 @@ export class RoomHub {
   }
 
   private fire(event: keyof HubEvents, room: Room): void {
+    if (room.meeting.ephemeral) return;
     try {
       const result = this.options.events?.[event]?.(room);
       if (result instanceof Promise) {

@@ -45,7 +45,7 @@ async function realtimePlugin(app: FastifyInstance): Promise<void> {
   const realtime: Realtime = {
     hub,
     bus,
-    rooms: createRoomService(roomsRepo, hub),
+    rooms: createRoomService(roomsRepo, hub, { testRoom: app.config.env !== 'production' }),
     chat: createChatService(createChatRepository(app.db.db), filesRepo),
     files: createFilesService(filesRepo, createStorage(app.config)),
     settings: { joinTimeoutMs: WS_LIMITS.joinTimeoutMs, messagesPerSecond: WS_LIMITS.messagesPerSecond },

@@ -42,7 +42,7 @@ export interface Member {
 }
 
 export interface RoomMeeting {
-  /** meetings.id (uuid). */
+  /** meetings.id (uuid), or the test room's own id (no database row). */
   readonly id: string;
   /** The public ddd-ddd-ddd id. */
   readonly meetingId: string;
@@ -51,7 +51,13 @@ export interface RoomMeeting {
   isRecurring: boolean;
   maxParticipants: number;
   waitingRoom: boolean;
-  hostId: string;
+  /** The owner (users.id); null in the test room, which has no host. */
+  hostId: string | null;
+  /**
+   * True for the development test room (modules/rooms/test-room.ts): no database row, so nothing
+   * may be read or written for it (meeting status, chat, files) and only signaling is offered.
+   */
+  readonly ephemeral: boolean;
 }
 
 export interface Room {

@@ -42,8 +42,10 @@ export function createChatService(
   now: () => number = Date.now,
 ) {
   return {
-    async history(roomId: string): Promise<ChatMessage[]> {
-      const rows = await chat.history(roomId, CHAT_HISTORY_LIMIT);
+    /** The last messages of the room's meeting; none in an ephemeral room (no meeting row). */
+    async history(room: Room): Promise<ChatMessage[]> {
+      if (room.meeting.ephemeral) return [];
+      const rows = await chat.history(room.id, CHAT_HISTORY_LIMIT);
       return rows.map((r) => toChatMessage(r.message, r.file));
     },
 

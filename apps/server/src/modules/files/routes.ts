@@ -23,6 +23,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { hub, files } = app.realtime;
       const { room, member } = requireParticipant(hub, request, request.params.meetingId, 'share files');
+      files.ensureSharing(room);
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the file as multipart/form-data in the field "file"');
       }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { ROOM_FILE_LIMITS, type RoomFile } from '@parley/protocol';
-import { badRequest, HttpError, notFound } from '../../http/errors.js';
+import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
 import type { Member, Room } from '../../realtime/types.js';
+import { TEST_ROOM_UNAVAILABLE } from '../rooms/test-room.js';
 import { presentFile } from './present.js';
 import type { FilesRepository } from './repository.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
@@ -31,6 +32,11 @@ export function attachmentHeader(name: string): string {
 
 export function createFilesService(repo: FilesRepository, storage: StorageProvider) {
   return {
+    /** Files belong to a meeting row: the test room (ephemeral, no row) has none. */
+    ensureSharing(room: Room): void {
+      if (room.meeting.ephemeral) throw forbidden(TEST_ROOM_UNAVAILABLE);
+    },
+
     /**
      * Stores an uploaded stream for a participant. The type is sniffed from the first bytes; a
      * stream cut at the size limit (`truncated`) is discarded with 413.

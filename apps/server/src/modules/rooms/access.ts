@@ -5,7 +5,7 @@ import type { Member, Room } from '../../realtime/types.js';
 
 /** The cookie that carries a participant's join token to `/api` (image previews, downloads). */
 export const roomCookieName = (publicMeetingId: string): string =>
-  `parley_room_${publicMeetingId.replace(/\D/g, '')}`;
+  `parley_room_${publicMeetingId.replace(/[^0-9a-z]/gi, '')}`;
 
 /** The join token a request presents: `Authorization: Bearer <joinToken>`, else the room cookie. */
 export function presentedJoinToken(request: FastifyRequest, publicMeetingId: string): string | null {

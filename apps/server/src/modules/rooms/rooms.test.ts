@@ -46,7 +46,7 @@ describe('POST /api/meetings/{id}/join', () => {
     const res = await join('123-456-789', {});
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ message: ROOM_MESSAGES.notFound });
-    expect((await join('test-room', {})).statusCode).toBe(404);
+    expect((await join('not-a-meeting', {})).statusCode).toBe(404);
     const m = await createMeeting(t, { hostId });
     const bad = await join(m.meetingId, { name: 'A' });
     expect(bad.statusCode).toBe(400);

@@ -76,7 +76,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
       const { room, hostId } = await rooms.roomOf(meetingId, caller(request));
       const token = presentedJoinToken(request, meetingId);
       const participant = token ? hub.findByToken(token) : null;
-      const isHost = request.auth?.user.id === hostId;
+      const isHost = hostId !== null && request.auth?.user.id === hostId;
       if (!isHost && !participant) throw unauthorized('Join the meeting to see its participants');
       if (
         !isHost &&

@@ -2,11 +2,13 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { JoinResponse } from '@parley/protocol';
 import { HttpError, notFound } from '../../http/errors.js';
 import type { RoomHub } from '../../realtime/hub.js';
-import type { Room } from '../../realtime/types.js';
+import type { Admission, Room } from '../../realtime/types.js';
+import type { MeetingRow } from '../../db/schema/index.js';
 import type { ActiveSession } from '../auth/session-service.js';
 import { WindowCounter } from './limiter.js';
 import { verifyMeetingPassword } from '../meetings/password.js';
 import type { RoomsRepository } from './repository.js';
+import { TEST_ROOM_ID, testRoomMeeting } from './test-room.js';
 
 export const ROOM_MESSAGES = {
   notFound: 'Meeting not found',
@@ -53,32 +55,76 @@ function hostTokenMatches(token: string | undefined, storedHashHex: string | nul
  * cancelled; `isHost` is honoured only for the meeting's signed-in owner (or the holder of the
  * host token issued at creation); guests give the password when one is set (wrong attempts are
  * rate-limited), wait for the host when the meeting has a waiting room, and are refused when the
- * meeting is full. The same session id rejoining gets the same participant.
+ * meeting is full. The same session id rejoining gets the same participant. With `testRoom`
+ * (outside production) the id `test-room` is the development test room (./test-room.ts).
  */
-export function createRoomService(repo: RoomsRepository, hub: RoomHub) {
+export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: { testRoom: boolean }) {
   const passwordFailures = new WindowCounter(PASSWORD_ATTEMPTS.limit, PASSWORD_ATTEMPTS.windowMs);
   const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
 
-  async function openMeeting(publicId: string, caller: Caller) {
+  /** The test room is known outside production only; it is not a lookup (no budget is spent). */
+  const isTestRoom = (publicId: string): boolean => options.testRoom && publicId === TEST_ROOM_ID;
+
+  /** The meeting row of a public id; unknown ids count against the client's lookup budget. */
+  async function findMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
     if (unknownLookups.isBlocked(caller.clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
     const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
     if (!meeting) {
       unknownLookups.record(caller.clientKey);
       throw notFound(ROOM_MESSAGES.notFound);
     }
+    return meeting;
+  }
+
+  async function openMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
+    const meeting = await findMeeting(publicId, caller);
     if (meeting.status === 'cancelled') throw new HttpError(410, ROOM_MESSAGES.cancelled);
     if (meeting.status === 'ended' || !meeting.isActive) throw new HttpError(410, ROOM_MESSAGES.ended);
     return meeting;
   }
 
+  /**
+   * Issues the participant (new, or the same one for the same session key) when the room has a
+   * place. Nothing awaits here: the capacity check and the issue happen together.
+   */
+  function enter(
+    room: Room,
+    input: JoinInput,
+    who: { userId: string | null; isHost: boolean; admission: Admission },
+  ): JoinResponse & { name: string } {
+    const sessionKey = `${who.userId ?? 'guest'}:${input.sessionId ?? randomUUID()}`;
+    const existing = hub.memberBySession(room, sessionKey);
+    if (!existing && room.members.size >= room.meeting.maxParticipants)
+      throw new HttpError(409, ROOM_MESSAGES.full);
+    const { member, token } = hub.issue(room, {
+      name: input.name,
+      email: input.email ?? null,
+      isHost: who.isHost,
+      isMuted: input.isMuted,
+      isVideoOn: input.isVideoOn,
+      userId: who.userId,
+      sessionKey,
+      admission: who.admission,
+    });
+    return {
+      id: member.id,
+      name: member.name,
+      joinToken: token,
+      isHost: member.isHost,
+      admission: member.admission,
+    };
+  }
+
   return {
     async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResponse & { name: string }> {
-      const meeting = await openMeeting(publicId, caller);
       const userId = caller.auth?.user.id ?? null;
+      if (isTestRoom(publicId)) {
+        return enter(hub.roomFor(testRoomMeeting()), input, { userId, isHost: false, admission: 'admitted' });
+      }
+      const meeting = await openMeeting(publicId, caller);
       const isHost =
         input.isHost &&
         (userId === meeting.hostId || hostTokenMatches(input.hostToken, meeting.hostTokenHash));
-
       if (meeting.passwordHash && !isHost) {
         const key = `${caller.clientKey}|${meeting.id}`;
         if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
@@ -89,8 +135,6 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub) {
           throw new HttpError(403, ROOM_MESSAGES.wrongPassword, { requiresPassword: true });
         }
       }
-
-      // From here on nothing awaits: the capacity check and the issue happen together.
       const room = hub.roomFor({
         id: meeting.id,
         meetingId: meeting.meetingId,
@@ -100,38 +144,22 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub) {
         maxParticipants: meeting.maxParticipants,
         waitingRoom: meeting.waitingRoom,
         hostId: meeting.hostId,
+        ephemeral: false,
       });
-      const sessionKey = `${userId ?? 'guest'}:${input.sessionId ?? randomUUID()}`;
-      const existing = hub.memberBySession(room, sessionKey);
-      if (!existing && room.members.size >= meeting.maxParticipants)
-        throw new HttpError(409, ROOM_MESSAGES.full);
-      const { member, token } = hub.issue(room, {
-        name: input.name,
-        email: input.email ?? null,
-        isHost,
-        isMuted: input.isMuted,
-        isVideoOn: input.isVideoOn,
+      return enter(room, input, {
         userId,
-        sessionKey,
+        isHost,
         admission: isHost || !meeting.waitingRoom ? 'admitted' : 'waiting',
       });
-      return {
-        id: member.id,
-        name: member.name,
-        joinToken: token,
-        isHost: member.isHost,
-        admission: member.admission,
-      };
     },
 
     /** The room of a meeting if anyone is in it (404 for unknown meetings). */
-    async roomOf(publicId: string, caller: Caller): Promise<{ room: Room | undefined; hostId: string }> {
-      if (unknownLookups.isBlocked(caller.clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
-      const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
-      if (!meeting) {
-        unknownLookups.record(caller.clientKey);
-        throw notFound(ROOM_MESSAGES.notFound);
-      }
+    async roomOf(
+      publicId: string,
+      caller: Caller,
+    ): Promise<{ room: Room | undefined; hostId: string | null }> {
+      if (isTestRoom(publicId)) return { room: hub.getRoom(TEST_ROOM_ID), hostId: null };
+      const meeting = await findMeeting(publicId, caller);
       return { room: hub.getRoom(meeting.id), hostId: meeting.hostId };
     },
   };

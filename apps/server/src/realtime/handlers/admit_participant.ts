@@ -13,7 +13,7 @@ export const admitParticipant = memberHandler<'admit_participant'>('host', async
   hub.publishWaitingRoom(ctx.room);
   ctx.reply({ type: 'ack', requestId: msg.requestId });
   if (!target.conn) return;
-  const history = await chat.history(ctx.room.id);
+  const history = await chat.history(ctx.room);
   if (!target.conn || ctx.room.members.get(target.id) !== target) return;
   target.conn.send({ type: 'admitted' });
   sendJoined(ctx, ctx.room, target, history, false);

@@ -1,3 +1,4 @@
+import type { ClientMessageType } from '@parley/protocol';
 import type { HandlerMap } from '../context.js';
 import { admitParticipant } from './admit_participant.js';
 import { answer } from './answer.js';
@@ -33,3 +34,19 @@ export const handlers: HandlerMap = {
   leave_meeting: leaveMeeting,
   ping,
 };
+
+/**
+ * What the test room (ephemeral, no database row, no host) offers: joining, signaling, media
+ * state and leaving. Everything else (chat, collaboration, host messages, and any message type
+ * added later) is refused there with `error forbidden`.
+ */
+export const TEST_ROOM_MESSAGES: ReadonlySet<ClientMessageType> = new Set<ClientMessageType>([
+  'join_meeting',
+  'request_existing_connections',
+  'offer',
+  'answer',
+  'ice-candidate',
+  'media_state',
+  'leave_meeting',
+  'ping',
+]);

@@ -25,7 +25,7 @@ export const joinMeeting = openHandler<'join_meeting'>(async (ctx, msg) => {
   }
 
   // Read the history before taking over, so `joined` is this socket's first room message.
-  const chatHistory = member.admission === 'admitted' ? await services.chat.history(room.id) : [];
+  const chatHistory = member.admission === 'admitted' ? await services.chat.history(room) : [];
   if (!conn.isOpen) return;
   if (room.members.get(member.id) !== member || services.hub.findByToken(msg.joinToken)?.member !== member) {
     ctx.fail(
