@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { startServer } from '../support/server.js';
 
 const baseURL = inject('baseURL');
 
@@ -78,9 +79,13 @@ describe('developer test pages', () => {
     await ctx.close();
   });
 
-  it('/webrtc-test: two tabs see each other and report connected', async () => {
-    const a = await context.newPage();
-    const b = await context.newPage();
+  it('/webrtc-test: two people in separate browsers call each other through the server test room', async () => {
+    // Two browser contexts share nothing (no BroadcastChannel, storage or cookies): two people.
+    const first = await newContext(browser, baseURL);
+    const second = await newContext(browser, baseURL, VIEWPORTS.phone);
+    const a = await first.newPage();
+    const b = await second.newPage();
+    const errors = [watchErrors(a), watchErrors(b)];
     await a.goto('/webrtc-test');
     await videoHasFrames(a, 'Local video');
     await b.goto('/webrtc-test');
@@ -90,16 +95,42 @@ describe('developer test pages', () => {
         .getByText('connected', { exact: true })
         .waitFor({ timeout: 20_000 });
       await videoHasFrames(page, 'Remote video');
-      await expect(page.getByTestId('status-signaling').textContent()).resolves.toMatch(
-        /Signaling: (joined|connected) \((server|this browser)\)/,
+      await expect(page.getByTestId('status-signaling').textContent()).resolves.toBe(
+        'Signaling: joined (server)',
       );
     }
     await screenshot(a, 'webrtc-test-desktop');
-    await b.close();
+    await screenshot(b, 'webrtc-test-phone');
+    // The second person leaves: the first is told by the server and waits again.
+    await second.close();
     await a
       .getByTestId('status-connection')
       .getByText('waiting for the other tab')
       .waitFor({ timeout: 20_000 });
-    await a.close();
+    expect(errors.flat().filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    await first.close();
+  });
+
+  it('/webrtc-test on a production server says the test room is not there', async () => {
+    const server = await startServer({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' });
+    try {
+      const ctx = await newContext(browser, server.url);
+      const page = await ctx.newPage();
+      await page.goto('/webrtc-test');
+      await page
+        .getByRole('alert')
+        .getByText(
+          'Could not join test-room: Meeting not found. The test room is available on development servers only.',
+        )
+        .waitFor();
+      await expect(page.getByTestId('status-signaling').textContent()).resolves.toBe('Signaling: failed');
+      await expect(page.getByTestId('status-connection').textContent()).resolves.toBe(
+        'Peer connection: not started',
+      );
+      await screenshot(page, 'webrtc-test-production');
+      await ctx.close();
+    } finally {
+      await server.stop();
+    }
   });
 });

@@ -46,7 +46,10 @@ function VideoBox({
   );
 }
 
-/** /webrtc-test: open this page in two tabs; each shows its camera and the other tab's (spec §2). */
+/**
+ * /webrtc-test: open this page twice (two tabs, browsers or devices on this server); each shows its
+ * camera and the other one's, signaled through the server's test room (spec §2, §7).
+ */
 export function WebRtcTestPage() {
   const [test] = useState(() => new WebRtcTest());
   const snap = useSyncExternalStore(test.subscribe, test.getSnapshot, test.getSnapshot);
@@ -59,7 +62,7 @@ export function WebRtcTestPage() {
   return (
     <Page
       title="WebRTC Test"
-      description={`Open this page in a second tab: both tabs join the room ${TEST_ROOM_ID} and call each other.`}
+      description={`Open this page in a second tab or browser: both join the room ${TEST_ROOM_ID} on this server and call each other.`}
     >
       <div className="grid gap-4 md:grid-cols-2">
         <VideoBox stream={snap.localStream} label="Local video" muted mirrored />

@@ -4,18 +4,18 @@ import { PeerMesh, type MeshSignal } from '@/features/room/media/peer-mesh';
 import { SignalClient, signalUrl } from '@/features/room/signal-client';
 
 /**
- * The /webrtc-test page's engine: the local camera, one peer connection to the other tab, and
- * signaling for the room `test-room` (spec §7). It uses the real server (`POST /join` + `/ws`)
- * when the server offers the test room; otherwise the two tabs of this browser signal each other
- * over a BroadcastChannel, which still exercises the browser's WebRTC end to end.
+ * The /webrtc-test page's engine: the local camera, one peer connection to the other page, and
+ * signaling through the server's test room `test-room` (spec §7: `POST /join` + `/ws`, the same
+ * path as a meeting). The server offers the test room outside production only; elsewhere the page
+ * says so.
  */
 
 export const TEST_ROOM_ID = 'test-room';
 
 export interface WebRtcTestSnapshot {
-  transport: 'server' | 'this browser' | null;
+  transport: 'server' | null;
   signaling: string;
-  connection: RTCPeerConnectionState | 'waiting for the other tab';
+  connection: RTCPeerConnectionState | 'waiting for the other tab' | 'not started';
   remoteId: string | null;
   localStream: MediaStream | null;
   remoteStream: MediaStream | null;
@@ -24,12 +24,6 @@ export interface WebRtcTestSnapshot {
 }
 
 type Local = { stream: MediaStream; audio: MediaStreamTrack | null; video: MediaStreamTrack | null };
-
-type ChannelMessage =
-  | { type: 'hello'; from: string }
-  | { type: 'welcome'; from: string; to: string }
-  | { type: 'bye'; from: string }
-  | { type: 'signal'; from: string; to: string; signal: MeshSignal };
 
 export class WebRtcTest {
   private snapshot: WebRtcTestSnapshot = {
@@ -45,7 +39,6 @@ export class WebRtcTest {
   private readonly listeners = new Set<() => void>();
   private mesh: PeerMesh | null = null;
   private signal: SignalClient | null = null;
-  private channel: BroadcastChannel | null = null;
   private stream: MediaStream | null = null;
   private stopped = false;
   private readonly tabId = `tab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
@@ -70,7 +63,7 @@ export class WebRtcTest {
   private readonly onPageHide = () => this.stop();
 
   async start(): Promise<void> {
-    // Closing the tab tells the other one at once (no React cleanup runs on a closing page).
+    // Closing the tab tells the others at once through the server (no React cleanup runs on a closing page).
     window.addEventListener('pagehide', this.onPageHide);
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
@@ -88,8 +81,7 @@ export class WebRtcTest {
       video: this.stream.getVideoTracks()[0] ?? null,
     };
     this.set({ localStream: this.stream });
-    const viaServer = await this.tryServer(local);
-    if (!viaServer && !this.stopped) this.useBroadcastChannel(local);
+    await this.joinTestRoom(local);
   }
 
   private makeMesh(selfId: string, iceServers: RTCIceServer[], local: Local, send: (s: MeshSignal) => void) {
@@ -114,8 +106,8 @@ export class WebRtcTest {
     else void mesh.handleCandidate(from, s.candidate);
   }
 
-  /** The real server: join `test-room` like a meeting, then signal over /ws. */
-  private async tryServer(local: Local): Promise<boolean> {
+  /** Joins `test-room` like a meeting, then signals over /ws. */
+  private async joinTestRoom(local: Local): Promise<void> {
     let res;
     try {
       res = await joinMeeting(TEST_ROOM_ID, {
@@ -126,11 +118,19 @@ export class WebRtcTest {
         sessionId: `${meetingSessionId(TEST_ROOM_ID)}-${this.tabId}`,
       });
     } catch (err) {
-      const why = err instanceof ApiError ? err.message : (err as Error).message;
-      this.note(`server test room unavailable (${why}); signaling between the tabs of this browser`);
-      return false;
+      const why = err instanceof ApiError ? err.serverMessage : (err as Error).message;
+      const hint =
+        err instanceof ApiError && err.status === 404
+          ? ' The test room is available on development servers only.'
+          : '';
+      this.set({
+        signaling: 'failed',
+        connection: 'not started',
+        error: `Could not join ${TEST_ROOM_ID}: ${why}.${hint}`,
+      });
+      return;
     }
-    if (this.stopped) return true;
+    if (this.stopped) return;
     this.set({ transport: 'server', signaling: 'connecting' });
     const signal = new SignalClient({
       url: signalUrl(window.location, {
@@ -151,7 +151,7 @@ export class WebRtcTest {
     });
     signal.on('participant_joined', (m) => this.note(`${m.participant.name} opened the page`));
     signal.on('participant_left', (m) => {
-      this.note(`the other tab left`);
+      this.note(`the other page left`);
       mesh.forget(m.participantId);
     });
     signal.on('offer', (m) =>
@@ -164,40 +164,6 @@ export class WebRtcTest {
       this.route(m.fromParticipant, { type: 'ice-candidate', targetParticipant: '', candidate: m.candidate }),
     );
     signal.connect();
-    return true;
-  }
-
-  /** Fallback: the tabs of this browser find each other on a BroadcastChannel. */
-  private useBroadcastChannel(local: Local): void {
-    if (typeof BroadcastChannel === 'undefined') {
-      this.set({ error: 'This browser cannot signal between tabs (no BroadcastChannel).' });
-      return;
-    }
-    const channel = new BroadcastChannel(`parley-webrtc-${TEST_ROOM_ID}`);
-    this.channel = channel;
-    const me = this.tabId;
-    const post = (m: ChannelMessage) => channel.postMessage(m);
-    const mesh = this.makeMesh(me, [], local, (signal) =>
-      post({ type: 'signal', from: me, to: signal.targetParticipant, signal }),
-    );
-    channel.onmessage = (ev: MessageEvent<ChannelMessage>) => {
-      const m = ev.data;
-      if (m.from === me) return;
-      if (m.type === 'hello') {
-        this.note(`another tab opened the page`);
-        post({ type: 'welcome', from: me, to: m.from });
-      } else if (m.type === 'welcome' && m.to === me) {
-        this.note(`found the other tab; calling it`);
-        mesh.connect(m.from);
-      } else if (m.type === 'bye') {
-        this.note(`the other tab left`);
-        mesh.forget(m.from);
-      } else if (m.type === 'signal' && m.to === me) {
-        this.route(m.from, m.signal);
-      }
-    };
-    this.set({ transport: 'this browser', signaling: 'connected' });
-    post({ type: 'hello', from: me });
   }
 
   private stopMedia(): void {
@@ -208,8 +174,6 @@ export class WebRtcTest {
     if (this.stopped) return;
     window.removeEventListener('pagehide', this.onPageHide);
     this.stopped = true;
-    this.channel?.postMessage({ type: 'bye', from: this.tabId } satisfies ChannelMessage);
-    this.channel?.close();
     this.signal?.leave();
     this.mesh?.closeAll();
     this.stopMedia();
