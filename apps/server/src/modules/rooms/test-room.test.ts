@@ -203,6 +203,17 @@ describe('the test room outside production', () => {
     t.app.realtime.hub.resumeGraceMs = 45_000;
   });
 
+  it('the older registration form joins the test room too', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/meetings/${TEST_ROOM_ID}/participants`,
+      payload: { name: 'Reg', email: 'reg@example.com', sessionId: 'registration' },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ name: 'Reg', isHost: false, admission: 'admitted' });
+    expect(res.headers['set-cookie']).toMatch(/parley_room_testroom=.*HttpOnly/);
+  });
+
   it('test-room joins do not spend the unknown-meeting lookup budget', async () => {
     const ip = '10.1.0.9';
     for (let i = 0; i < UNKNOWN_MEETING_LOOKUPS.limit + 5; i++) {
