@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { createDb, type DbHandle } from './db/index.js';
-import { registerErrorHandling } from './http/errors.js';
+import { onFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerSpa } from './http/spa.js';
 import authPlugin from './modules/auth/plugin.js';
@@ -42,6 +42,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: onFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

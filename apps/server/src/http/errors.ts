@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 /** An error a service throws to answer with a 4xx and a message users can read. */
@@ -29,6 +29,24 @@ function describeValidation(error: FastifyError): string {
     return `Invalid request: ${parts.join('; ')}`;
   }
   return `Invalid request: ${error.message}`;
+}
+
+/**
+ * Errors the router raises before any route or hook runs (Fastify's `frameworkErrors` option).
+ * Fastify's own answers echo the whole offending URL back; these say what is wrong instead.
+ */
+export function onFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  switch (error.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      void reply.status(414).send({ message: 'A part of the URL is too long' });
+      return;
+    case 'FST_ERR_BAD_URL':
+      void reply.status(400).send({ message: 'The URL is not valid (bad percent-encoding)' });
+      return;
+    default:
+      request.log.error({ err: error }, 'router error');
+      void reply.status(500).send({ message: 'Internal server error' });
+  }
 }
 
 /**
