@@ -7,3 +7,11 @@ export function requireUser(request: FastifyRequest): UserRow {
   if (!request.auth) throw unauthorized('Please log in');
   return request.auth.user;
 }
+
+/**
+ * The same check as a `preValidation` hook: who may call is decided before the body and params
+ * are read, so a caller without a session gets 401, never a 400 about their input.
+ */
+export async function signedInFirst(request: FastifyRequest): Promise<void> {
+  requireUser(request);
+}

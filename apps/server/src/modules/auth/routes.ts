@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, notFound } from '../../http/errors.js';
 import { createUsersRepository } from '../users/repository.js';
-import { requireUser } from './guards.js';
+import { requireUser, signedInFirst } from './guards.js';
 
 function toUser(row: { id: string; email: string; firstName: string | null; lastName: string | null }) {
   return { id: row.id, email: row.email, firstName: row.firstName, lastName: row.lastName };
@@ -20,6 +20,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/auth/user/update',
     {
+      preValidation: signedInFirst,
       schema: {
         body: z.record(z.string(), z.unknown()),
         response: { 200: userSchema },

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../http/errors.js';
 import { createMailer } from '../../providers/mail/index.js';
-import { requireUser } from '../auth/guards.js';
+import { requireUser, signedInFirst } from '../auth/guards.js';
 import { requirePro } from '../subscriptions/access.js';
 import { createMeetingsRepository } from './repository.js';
 import { createMeetingsService } from './service.js';
@@ -34,9 +34,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // Who may call is decided before the body is read: 401/403 come before a 400.
-  const signedIn = async (request: FastifyRequest) => {
-    requireUser(request);
-  };
+  const signedIn = signedInFirst;
   const pro = async (request: FastifyRequest) => {
     await requirePro(app.db.db, request);
   };

@@ -21,7 +21,7 @@ import {
   type SandboxPayments,
 } from '../../providers/payments/index.js';
 import { createMailer } from '../../providers/mail/index.js';
-import { requireUser } from '../auth/guards.js';
+import { requireUser, signedInFirst } from '../auth/guards.js';
 import { createUsersRepository } from '../users/repository.js';
 import { confirmationEmail } from './mail.js';
 import { createPaymentEventHandler, type PaymentEventHandler } from './events.js';
@@ -66,13 +66,19 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/subscription/status/:email',
-    { schema: { params: emailParams, response: { 200: subscriptionStatusSchema } } },
+    {
+      preValidation: signedInFirst,
+      schema: { params: emailParams, response: { 200: subscriptionStatusSchema } },
+    },
     async (request) => service.statusForEmail(requireUser(request), request.params.email),
   );
 
   app.post(
     '/api/subscription/create',
-    { schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionCreateResponseSchema } } },
+    {
+      preValidation: signedInFirst,
+      schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionCreateResponseSchema } },
+    },
     async (request) => {
       const user = requireUser(request);
       return service.create(user, request.body.email);
@@ -81,7 +87,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/subscription/cancel',
-    { schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } } },
+    {
+      preValidation: signedInFirst,
+      schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } },
+    },
     async (request) => {
       const user = requireUser(request);
       return service.cancel(user, request.body.email);
@@ -90,7 +99,10 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/subscription/reactivate',
-    { schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } } },
+    {
+      preValidation: signedInFirst,
+      schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } },
+    },
     async (request) => {
       const user = requireUser(request);
       return service.reactivate(user, request.body.email);
@@ -119,7 +131,10 @@ const confirmRoute: FastifyPluginAsyncZod<{ service: SubscriptionService }> = as
   });
   app.post(
     '/api/subscription/confirm/:sessionId',
-    { schema: { params: sessionParams, response: { 200: confirmationResultSchema } } },
+    {
+      preValidation: signedInFirst,
+      schema: { params: sessionParams, response: { 200: confirmationResultSchema } },
+    },
     async (request) => service.confirm(requireUser(request), request.params.sessionId),
   );
 };
