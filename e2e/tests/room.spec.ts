@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Dialog, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Locator, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
@@ -162,6 +162,8 @@ describe('meeting room with real media', () => {
       (v) => v.length === 1 && v[0] === false,
     );
     await guestPage.getByTestId('toast').getByText('The host muted everyone').waitFor();
+    // The toast leaves the control bar (Leave meeting at the bottom right) usable.
+    await expect(boxesOverlap(guestPage.getByTestId('toast').first(), guest.controls)).resolves.toBe(false);
     await expect(guest.control('Unmute').isVisible()).resolves.toBe(true);
     // The host sees the guest muted.
     await host.remoteTiles.first().getByLabel('Muted').waitFor();
@@ -284,6 +286,15 @@ describe('meeting room with real media', () => {
   });
 });
 
+/** Whether the two elements' on-screen boxes intersect. */
+async function boxesOverlap(a: Locator, b: Locator): Promise<boolean> {
+  const [ba, bb] = await Promise.all([a.boundingBox(), b.boundingBox()]);
+  if (!ba || !bb) throw new Error('element not on screen');
+  return (
+    ba.x < bb.x + bb.width && bb.x < ba.x + ba.width && ba.y < bb.y + bb.height && bb.y < ba.y + ba.height
+  );
+}
+
 describe('meeting room on a phone', () => {
   let browser: Browser;
 
@@ -315,6 +326,8 @@ describe('meeting room on a phone', () => {
     const joinedToast = page.getByTestId('toast').filter({ hasText: 'You joined the meeting' });
     await joinedToast.waitFor();
     const toastSeenAt = Date.now();
+    // Toasts never cover the room's controls on a phone (they sit top-centre there).
+    await expect(boxesOverlap(joinedToast, room.controls)).resolves.toBe(false);
     await room.remoteTiles.first().waitFor();
     await expectMediaFlowing(room, 1, { audio: false });
     // The joined toast goes after JOINED_TOAST_MS (3 s), not the default 5 s.

@@ -40,7 +40,15 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       ))}
-      <Toast.Viewport className="fixed bottom-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none" />
+      {/* Top-centre on phones (the bottom edge holds primary actions and the room's controls),
+          bottom-right on wider screens; the meeting room keeps toasts top-centre (index.css). */}
+      <Toast.Viewport
+        data-testid="toast-viewport"
+        className={cn(
+          'toast-viewport fixed left-1/2 top-0 z-[100] flex w-full max-w-sm -translate-x-1/2 flex-col gap-2 p-4 outline-none',
+          'sm:bottom-0 sm:left-auto sm:right-0 sm:top-auto sm:translate-x-0',
+        )}
+      />
     </Toast.Provider>
   );
 }

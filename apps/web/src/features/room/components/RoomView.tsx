@@ -148,6 +148,7 @@ export function RoomView({
     <div
       className="flex h-dvh flex-col overflow-hidden bg-slate-950 text-slate-100"
       data-testid="meeting-room"
+      data-toasts="top"
     >
       <RoomHeader
         meetingId={session.meetingId}
