@@ -1,5 +1,5 @@
 import { Menu, Video, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
 import { cn } from '@/lib/cn';
 import { AuthArea } from '@/features/auth/AuthArea';
@@ -22,7 +22,19 @@ function navClass({ isActive }: { isActive: boolean }) {
 /** The top navigation of spec §2 around every screen except the meeting room. */
 export function Layout() {
   const [open, setOpen] = useState(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
+  useEffect(() => {
+    if (!open) return;
+    // Escape closes the phone menu and gives focus back to its button.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -50,8 +62,9 @@ export function Layout() {
             <AuthArea />
           </div>
           <button
+            ref={toggleRef}
             type="button"
-            className="ml-auto rounded-lg p-2 text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+            className="ml-auto rounded-lg p-2.5 text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
             aria-label={open ? 'Close menu' : 'Open menu'}
             aria-expanded={open}
             aria-controls="mobile-nav"
@@ -67,7 +80,13 @@ export function Layout() {
           >
             <nav aria-label="Mobile" className="flex flex-col gap-1 py-3">
               {NAV_LINKS.map((l) => (
-                <NavLink key={l.to} to={l.to} end={l.end} className={navClass} onClick={close}>
+                <NavLink
+                  key={l.to}
+                  to={l.to}
+                  end={l.end}
+                  className={(s) => cn(navClass(s), 'py-3')}
+                  onClick={close}
+                >
                   {l.label}
                 </NavLink>
               ))}
