@@ -72,7 +72,7 @@ function PersonRow({
           <Button
             size="icon"
             variant="ghost"
-            className="size-8 text-slate-200 hover:bg-white/10"
+            className="size-10 text-slate-200 hover:bg-white/10 md:size-8"
             aria-label={p.isMuted ? `Ask ${p.name} to unmute` : `Mute ${p.name}`}
             title={p.isMuted ? 'Ask to unmute' : 'Mute'}
             onClick={() => onMute(!p.isMuted)}
@@ -82,7 +82,7 @@ function PersonRow({
           <Button
             size="icon"
             variant="ghost"
-            className="size-8 text-slate-200 hover:bg-white/10"
+            className="size-10 text-slate-200 hover:bg-white/10 md:size-8"
             aria-label={`Remove ${p.name}`}
             title="Remove from the meeting"
             onClick={onRemove}
@@ -207,7 +207,7 @@ export function SidePanel({
             aria-selected={panel === t.id}
             onClick={() => onPanel(togglePanel(panel, t.id))}
             className={cn(
-              'flex min-w-0 flex-1 items-center justify-center gap-1 whitespace-nowrap rounded-lg px-1.5 py-1.5 text-xs font-medium',
+              'flex min-w-0 flex-1 items-center justify-center gap-1 whitespace-nowrap rounded-lg px-1.5 py-2.5 text-xs font-medium md:py-1.5',
               panel === t.id
                 ? 'bg-white/15 text-white'
                 : 'text-slate-400 hover:bg-white/5 hover:text-slate-100',
@@ -221,7 +221,7 @@ export function SidePanel({
           type="button"
           aria-label="Close panel"
           onClick={() => onPanel('none')}
-          className="rounded-lg p-1.5 text-slate-400 hover:bg-white/10 hover:text-white"
+          className="rounded-lg p-2.5 text-slate-400 hover:bg-white/10 hover:text-white md:p-1.5"
         >
           <X className="size-4" />
         </button>
