@@ -101,10 +101,8 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/files/:id': { access: 'participant' },
   'GET /dev/api/outbox': { access: 'public' },
   'GET /dev/outbox': { access: 'public', kind: { notJson: 'development HTML page' } },
-  'GET /ws': {
-    access: 'public',
-    kind: { notJson: 'WebSocket upgrade; its errors are WS messages and close codes' },
-  },
+  // Without an Upgrade header: 426 with a JSON message; upgrades are covered in realtime/fuzz.test.ts.
+  'GET /ws': { access: 'public' },
   '* /oidc': { access: 'public', kind: OIDC },
   '* /oidc/*': { access: 'public', kind: OIDC },
   'GET /oidc/assets/logout.js': { access: 'public', kind: OIDC },

@@ -22,6 +22,15 @@ const newMeeting = (extra: Partial<Parameters<typeof createMeeting>[1]> = {}) =>
   createMeeting(t, { hostId, ...extra });
 
 describe('frames', () => {
+  it('answers a plain HTTP request to /ws (no Upgrade) with 426 and a message', async () => {
+    const res = await t.app.inject('/ws?meetingId=123-456-789');
+    expect(res.statusCode).toBe(426);
+    expect(res.headers.upgrade).toBe('websocket');
+    expect(res.json()).toEqual({
+      message: 'This endpoint speaks WebSocket: connect with an Upgrade: websocket request',
+    });
+  });
+
   it('answers bad JSON, unknown types and wrong fields with bad_message, and keeps serving', async () => {
     const m = await newMeeting();
     const { socket } = await enter(t, ws, m.meetingId, { name: 'Ann' });

@@ -19,13 +19,23 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
     iceServers: (participantId) => iceServersFor(app.config.ice, participantId),
     log: app.log,
   };
-  app.get('/ws', { websocket: true }, (socket, request) => {
-    const auth = request.auth && !isCrossSite(request) ? request.auth : null;
-    handleConnection(
-      socket,
-      { query: request.query, idHash: auth?.idHash ?? null, userId: auth?.user.id ?? null },
-      services,
-      app.realtime.settings,
-    );
+  app.route({
+    method: 'GET',
+    url: '/ws',
+    // A plain HTTP request (no Upgrade header) gets a clear answer instead of an empty 404.
+    handler: async (_request, reply) =>
+      reply
+        .status(426)
+        .header('Upgrade', 'websocket')
+        .send({ message: 'This endpoint speaks WebSocket: connect with an Upgrade: websocket request' }),
+    wsHandler: (socket, request) => {
+      const auth = request.auth && !isCrossSite(request) ? request.auth : null;
+      handleConnection(
+        socket,
+        { query: request.query, idHash: auth?.idHash ?? null, userId: auth?.user.id ?? null },
+        services,
+        app.realtime.settings,
+      );
+    },
   });
 };
