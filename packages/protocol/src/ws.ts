@@ -46,6 +46,9 @@ export const WS_CLOSE = {
   rateLimited: 4029,
 } as const;
 
+/** The development test room of /webrtc-test: ephemeral, signaling only, not in production. */
+export const TEST_ROOM_ID = 'test-room';
+
 export const wsQuerySchema = z.object({
   meetingId: z.string().min(1).max(64),
   name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax).optional(),
@@ -208,8 +211,6 @@ export const joinRequestSchema = z.object({
   isVideoOn: z.boolean().default(true),
   sessionId: z.string().min(1).max(100),
   password: z.string().max(200).optional(),
-  /** The host token issued at meeting creation (a host link without a signed-in session). */
-  hostToken: z.string().max(256).optional(),
 });
 export type JoinRequest = z.infer<typeof joinRequestSchema>;
 

@@ -26,8 +26,6 @@ export const meetings = pgTable(
     allowRecording: boolean('allow_recording').notNull().default(true),
     isActive: boolean('is_active').notNull().default(true),
     status: text('status').notNull(),
-    /** SHA-256 of the host token issued at creation (lets the host's link carry host powers). */
-    hostTokenHash: text('host_token_hash'),
     /** iCalendar SEQUENCE: raised on every edit that is mailed to invitees. */
     icsSequence: integer('ics_sequence').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { JoinResponse } from '@parley/protocol';
 import { HttpError, notFound } from '../../http/errors.js';
 import type { RoomHub } from '../../realtime/hub.js';
@@ -34,7 +34,6 @@ export interface JoinInput {
   isVideoOn: boolean;
   sessionId?: string;
   password?: string;
-  hostToken?: string;
 }
 
 export interface Caller {
@@ -43,17 +42,9 @@ export interface Caller {
   clientKey: string;
 }
 
-const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
-
-function hostTokenMatches(token: string | undefined, storedHashHex: string | null): boolean {
-  if (!token || !storedHashHex || !/^[0-9a-f]{64}$/i.test(storedHashHex)) return false;
-  return timingSafeEqual(sha256(token), Buffer.from(storedHashHex, 'hex'));
-}
-
 /**
  * Joining a meeting room (spec §2, §4): the meeting must exist and be neither ended nor
- * cancelled; `isHost` is honoured only for the meeting's signed-in owner (or the holder of the
- * host token issued at creation); guests give the password when one is set (wrong attempts are
+ * cancelled; `isHost` is honoured only for the meeting's signed-in owner; guests give the password when one is set (wrong attempts are
  * rate-limited), wait for the host when the meeting has a waiting room, and are refused when the
  * meeting is full. The same session id rejoining gets the same participant. With `testRoom`
  * (outside production) the id `test-room` is the development test room (./test-room.ts).
@@ -122,9 +113,8 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: 
         return enter(hub.roomFor(testRoomMeeting()), input, { userId, isHost: false, admission: 'admitted' });
       }
       const meeting = await openMeeting(publicId, caller);
-      const isHost =
-        input.isHost &&
-        (userId === meeting.hostId || hostTokenMatches(input.hostToken, meeting.hostTokenHash));
+      // Host powers belong to the meeting's signed-in owner only: a host=true link proves nothing.
+      const isHost = input.isHost && userId === meeting.hostId;
       if (meeting.passwordHash && !isHost) {
         const key = `${caller.clientKey}|${meeting.id}`;
         if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);

@@ -11,17 +11,6 @@ import { useRoom } from './hooks';
 import { RoomController } from './room-controller';
 import type { RoomSession } from './room-session';
 
-/** The host token issued at creation, when the link or this tab carries one. */
-function hostTokenFor(meetingId: string, query: URLSearchParams): string | undefined {
-  const fromQuery = query.get('hostToken');
-  if (fromQuery) return fromQuery;
-  try {
-    return sessionStorage.getItem(`parley-host-token-${meetingId}`) ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function useIsPro(): boolean {
   const { user } = useUser();
   const status = useSubscriptionStatus(user?.email ?? null);
@@ -58,7 +47,6 @@ export function MeetingRoomPage() {
       meetingId,
       queryName,
       wantsHost,
-      hostToken: hostTokenFor(meetingId, query),
       autoJoin: wantsHost && validateRoomName(queryName) === null,
       join: joinMeeting,
       notify: (n) => toast(n),
