@@ -381,6 +381,14 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await ctx.close();
   });
 
+  it('a link whose id cannot name a meeting says so at once, without asking for the camera', async () => {
+    const { page, ctx } = await guestPage();
+    await page.goto('/meeting/not-a-meeting?name=Nobody');
+    await page.getByRole('heading', { name: 'Meeting not found' }).waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await ctx.close();
+  });
+
   it('a meeting with a password asks for it and refuses a wrong one', async () => {
     const id = await createMeeting(hostPage, { password: 'open-sesame' });
     const { page, room, ctx } = await guestPage();

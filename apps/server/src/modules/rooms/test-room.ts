@@ -1,3 +1,4 @@
+import { TEST_ROOM_ID } from '@parley/protocol';
 import type { RoomMeeting } from '../../realtime/types.js';
 
 /**
@@ -8,7 +9,8 @@ import type { RoomMeeting } from '../../realtime/types.js';
  * signaling only (chat, files, host and collaboration messages are refused). In production the
  * id is unknown (404).
  */
-export const TEST_ROOM_ID = 'test-room';
+
+export { TEST_ROOM_ID };
 
 /** Enough for the two-person page plus a couple of extra windows. */
 export const TEST_ROOM_MAX_PARTICIPANTS = 4;

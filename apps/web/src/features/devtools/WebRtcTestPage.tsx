@@ -4,7 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { cn } from '@/lib/cn';
-import { TEST_ROOM_ID, WebRtcTest } from './webrtc-test';
+import { TEST_ROOM_ID } from '@parley/protocol/ws';
+import { WebRtcTest } from './webrtc-test';
 
 function VideoBox({
   stream,

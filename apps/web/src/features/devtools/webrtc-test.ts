@@ -1,3 +1,4 @@
+import { TEST_ROOM_ID } from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
 import { joinMeeting, meetingSessionId } from '@/features/room/api';
 import { PeerMesh, type MeshSignal } from '@/features/room/media/peer-mesh';
@@ -9,8 +10,6 @@ import { SignalClient, signalUrl } from '@/features/room/signal-client';
  * path as a meeting). The server offers the test room outside production only; elsewhere the page
  * says so.
  */
-
-export const TEST_ROOM_ID = 'test-room';
 
 export interface WebRtcTestSnapshot {
   transport: 'server' | null;

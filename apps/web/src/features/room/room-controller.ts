@@ -1,4 +1,5 @@
-import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
+import { MEETING_ID_PATTERN } from '@parley/protocol/constants';
+import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
 import { classifyJoinError, joinChoiceStore, meetingSessionId } from './api';
 import type { EndKind } from './components/StatusScreens';
 import { installDebugHandle } from './debug';
@@ -36,7 +37,6 @@ export interface RoomControllerOptions {
   /** `name` from the query; with `host=true` it joins at once (spec §2). */
   queryName: string;
   wantsHost: boolean;
-  hostToken?: string;
   autoJoin: boolean;
   join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
   notify: (n: Notice) => void;
@@ -81,6 +81,11 @@ export class RoomController {
   start(): void {
     if (this.running) return;
     this.running = true;
+    // An id that cannot name a meeting is told at once, before the camera is turned on.
+    if (!MEETING_ID_PATTERN.test(this.opts.meetingId) && this.opts.meetingId !== TEST_ROOM_ID) {
+      this.set({ phase: { k: 'end', kind: 'not_found', detail: null }, media: null });
+      return;
+    }
     const prefs = loadPreferences();
     const auto = this.opts.autoJoin && this.attempt === 0;
     // A rejoin after leaving, or a reload of a room this tab was in.
@@ -114,7 +119,6 @@ export class RoomController {
       isVideoOn: choice.video,
       sessionId: meetingSessionId(this.opts.meetingId),
       ...(password ? { password } : {}),
-      ...(this.opts.wantsHost && this.opts.hostToken ? { hostToken: this.opts.hostToken } : {}),
     };
     this.opts.join(this.opts.meetingId, body).then(
       (res) => {
