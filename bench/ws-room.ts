@@ -8,16 +8,14 @@
  * - server memory per participant: (RSS with 100 joined − RSS before) / 100.
  * Writes bench/results/ws-room.json.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { ServerMessage } from '@parley/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
-import { recordResult, repoRoot } from './support/results.js';
+import { startServer as startAppServer } from '../e2e/support/server.js';
+import { recordResult } from './support/results.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 100);
 const CHAT_MESSAGES = 30;
@@ -27,17 +25,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const round = (n: number) => Math.round(n * 100) / 100;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** CPU time (user + system) the process has used, in ms. */
 function cpuMs(pid: number): number {
@@ -50,45 +37,6 @@ function rssBytes(pid: number): number {
     .split('\n')
     .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? NaN) * 1024;
-}
-
-async function startServer(databaseUrl: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
-      ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'parley-bench-')),
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    try {
-      if ((await fetch(`${url}/api/ready`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (i > 400) throw new Error('server not ready in 60 s');
-    await sleep(150);
-  }
-  return {
-    url,
-    pid: child.pid!,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
 }
 
 class Participant {
@@ -140,7 +88,14 @@ await admin.connect();
 await admin.query(`CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
-const server = await startServer(dbUrl.toString());
+// Production mode on PostgreSQL (the meeting row is written beside it); the development sign-in
+// is allowed only because the benchmark never signs in.
+const server = await startAppServer({
+  NODE_ENV: 'production',
+  ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+  DATABASE_URL: dbUrl.toString(),
+  LOG_LEVEL: 'warn',
+});
 const db = new pg.Client({ connectionString: dbUrl.toString() });
 const participants: Participant[] = [];
 try {

@@ -47,12 +47,18 @@ export async function newContext(
   return context;
 }
 
-/** Collects page errors and failed console messages so tests can assert a clean page. */
+/**
+ * Collects page errors and console errors so tests can assert a clean page. The browser's own
+ * "Failed to load resource" lines are left out: it logs every non-2xx answer (a 401 for "not
+ * signed in", a 404 for an unknown meeting), which the app handles on purpose.
+ */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    if (m.type() === 'error' && !m.text().includes('Failed to load resource')) {
+      errors.push(`console: ${m.text()}`);
+    }
   });
   return errors;
 }

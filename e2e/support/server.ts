@@ -9,12 +9,13 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 export interface RunningServer {
   url: string;
+  pid: number;
   dataDir: string;
   logs: string[];
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);
@@ -67,6 +68,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 
   return {
     url,
+    pid: child.pid ?? -1,
     dataDir,
     logs,
     stop: () =>

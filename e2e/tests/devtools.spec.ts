@@ -37,7 +37,7 @@ describe('developer test pages', () => {
     await page.getByRole('button', { name: 'Stop Camera' }).click();
     await page.getByText('Camera is off').waitFor();
     await expect(page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).resolves.toBe('/');
-    expect(errors.filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    expect(errors).toEqual([]);
     await page.close();
   });
 
@@ -107,7 +107,7 @@ describe('developer test pages', () => {
       .getByTestId('status-connection')
       .getByText('waiting for the other tab')
       .waitFor({ timeout: 20_000 });
-    expect(errors.flat().filter((e) => !e.includes('Failed to load resource'))).toEqual([]);
+    expect(errors.flat()).toEqual([]);
     await first.close();
   });
 

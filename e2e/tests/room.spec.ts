@@ -46,7 +46,8 @@ async function expectMediaFlowing(
 }
 
 function realErrors(errors: string[]): string[] {
-  return errors.filter((e) => !e.includes('Failed to load resource') && !e.includes('WebSocket'));
+  // The network-drop test cuts WebSockets on purpose; the browser logs those failures.
+  return errors.filter((e) => !e.includes('WebSocket'));
 }
 
 describe('meeting room with real media', () => {
