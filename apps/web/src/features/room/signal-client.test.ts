@@ -247,4 +247,16 @@ describe('SignalClient', () => {
     expect(s.closedWith).toBe(1000);
     expect(client.getSnapshot()).toMatchObject({ state: 'closed', closeReason: 'left' });
   });
+
+  it('leave from the waiting room tells the server, so the host does not see a ghost', () => {
+    client.connect();
+    last().open();
+    last().receive({ type: 'waiting', message: 'Waiting for the host' });
+    const s = last();
+    client.leave();
+    expect(s.sent.at(-1)).toEqual({ type: 'leave_meeting' });
+    vi.advanceTimersByTime(2000);
+    expect(s.closedWith).toBe(1000);
+    expect(client.getSnapshot()).toMatchObject({ state: 'closed', closeReason: 'left' });
+  });
 });

@@ -283,7 +283,9 @@ export class SignalClient {
   leave(): void {
     if (this.snapshot.state === 'closed') return;
     const socket = this.socket;
-    if (socket?.readyState === OPEN && this.snapshot.state === 'joined') {
+    // A guest held in the waiting room is a member too: without leave_meeting the host would see
+    // them knocking until the grace period ends.
+    if (socket?.readyState === OPEN && (this.snapshot.state === 'joined' || this.waiting)) {
       // The server closes the socket once it has handled leave_meeting; closing first could
       // let it see a drop (and keep us as a ghost for the grace period) instead of a leave.
       this.socket = null;
