@@ -83,6 +83,8 @@ export class LocalMedia {
   private readonly listeners = new Set<() => void>();
   private readonly trackListeners = new Set<(t: LocalTracks) => void>();
   private stopped = false;
+  /** The screen share being acquired, so a second click does not open a second picker. */
+  private screenPending: Promise<void> | null = null;
   private snapshot: LocalMediaSnapshot = {
     cameraStatus: 'idle',
     cameraError: null,
@@ -233,10 +235,19 @@ export class LocalMedia {
     }
   }
 
+  /** True (after stopping the stream's tracks) when the room stopped while the stream was awaited. */
+  private discardIfStopped(s: MediaStream): boolean {
+    if (!this.stopped) return false;
+    s.getTracks().forEach((t) => t.stop());
+    return true;
+  }
+
   async switchMicrophone(deviceId: string): Promise<void> {
+    if (this.stopped) return;
     const s = await navigator.mediaDevices.getUserMedia({
       audio: { ...AUDIO_CONSTRAINTS, deviceId: { exact: deviceId } },
     });
+    if (this.discardIfStopped(s)) return;
     const track = s.getAudioTracks()[0];
     if (!track) return;
     this.useAudio(track);
@@ -245,9 +256,11 @@ export class LocalMedia {
   }
 
   async switchCamera(deviceId: string): Promise<void> {
+    if (this.stopped) return;
     const s = await navigator.mediaDevices.getUserMedia({
       video: { ...CAMERA_CONSTRAINTS, deviceId: { exact: deviceId } },
     });
+    if (this.discardIfStopped(s)) return;
     const track = s.getVideoTracks()[0];
     if (!track) return;
     this.useCamera(track);
@@ -264,12 +277,20 @@ export class LocalMedia {
     this.set({ selected: { ...this.snapshot.selected, audioOutput: deviceId } });
   }
 
-  async startScreenShare(): Promise<void> {
-    if (this.screen) return;
+  startScreenShare(): Promise<void> {
+    if (this.screen || this.stopped) return Promise.resolve();
+    this.screenPending ??= this.acquireScreen().finally(() => {
+      this.screenPending = null;
+    });
+    return this.screenPending;
+  }
+
+  private async acquireScreen(): Promise<void> {
     const s = await navigator.mediaDevices.getDisplayMedia({
       video: { frameRate: { ideal: 15 } },
       audio: false,
     });
+    if (this.discardIfStopped(s)) return;
     const track = s.getVideoTracks()[0];
     if (!track) return;
     track.contentHint = 'detail';
