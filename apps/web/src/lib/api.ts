@@ -45,9 +45,24 @@ async function toApiError(res: Response): Promise<ApiError> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export async function apiRequest<T = unknown>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: 'include', headers: { Accept: 'application/json' } };
-  if (body !== undefined) {
+/**
+ * A body is sent as JSON, except FormData, which goes as it is (the browser sets the multipart
+ * boundary). `headers` adds to the defaults, e.g. an Authorization header.
+ */
+export async function apiRequest<T = unknown>(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<T> {
+  const init: RequestInit = {
+    method,
+    credentials: 'include',
+    headers: { Accept: 'application/json', ...headers },
+  };
+  if (body instanceof FormData) {
+    init.body = body;
+  } else if (body !== undefined) {
     init.headers = { ...init.headers, 'Content-Type': 'application/json' };
     init.body = JSON.stringify(body);
   }

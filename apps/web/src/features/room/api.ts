@@ -64,10 +64,6 @@ export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinR
   return apiRequest<JoinResponse>('POST', `/api/meetings/${encodeURIComponent(meetingId)}/join`, body);
 }
 
-export function useJoinMeeting(meetingId: string) {
-  return useMutation({ mutationFn: (body: JoinRequest) => joinMeeting(meetingId, body) });
-}
-
 /** What a failed join means for the screen the user sees. */
 export type JoinFailure =
   | { kind: 'not_found' }
@@ -76,6 +72,12 @@ export type JoinFailure =
   | { kind: 'password'; wrong: boolean }
   | { kind: 'rate_limited' }
   | { kind: 'error'; message: string };
+
+function requiresPassword(body: unknown): boolean {
+  return (
+    !!body && typeof body === 'object' && (body as { requiresPassword?: unknown }).requiresPassword === true
+  );
+}
 
 export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFailure {
   if (!(err instanceof ApiError))
@@ -94,7 +96,9 @@ export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFai
           : { kind: 'full' };
     case 401:
     case 403:
-      return { kind: 'password', wrong: passwordTried };
+      // Only the server's password answer means "password"; any other refusal is an error.
+      if (requiresPassword(err.body)) return { kind: 'password', wrong: passwordTried };
+      return { kind: 'error', message: err.serverMessage || 'Please try again.' };
     case 429:
       return { kind: 'rate_limited' };
     default:
@@ -110,21 +114,9 @@ export async function uploadMeetingFile(
 ): Promise<UploadedFile> {
   const form = new FormData();
   form.append('file', file, file.name);
-  const res = await fetch(`/api/meetings/${encodeURIComponent(meetingId)}/files`, {
-    method: 'POST',
-    credentials: 'include',
-    headers: { Authorization: `Bearer ${joinToken}`, Accept: 'application/json' },
-    body: form,
+  return apiRequest<UploadedFile>('POST', `/api/meetings/${encodeURIComponent(meetingId)}/files`, form, {
+    Authorization: `Bearer ${joinToken}`,
   });
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  if (!res.ok) throw new ApiError(res.status, text || res.statusText, body);
-  return body as UploadedFile;
 }
 
 export function useUploadFile(meetingId: string, joinToken: string) {

@@ -39,9 +39,22 @@ describe('room rules', () => {
       kind: 'password',
       wrong: false,
     });
-    expect(classifyJoinError(apiError(403, { message: 'Incorrect meeting password' }), true)).toEqual({
-      kind: 'password',
-      wrong: true,
+    expect(
+      classifyJoinError(
+        apiError(403, { message: 'Incorrect meeting password', requiresPassword: true }),
+        true,
+      ),
+    ).toEqual({ kind: 'password', wrong: true });
+    // Other refusals are errors with the server's words, not a password prompt.
+    expect(
+      classifyJoinError(apiError(403, { message: 'You were removed from this meeting' }), false),
+    ).toEqual({
+      kind: 'error',
+      message: 'You were removed from this meeting',
+    });
+    expect(classifyJoinError(apiError(401, { message: 'Invalid session' }), true)).toEqual({
+      kind: 'error',
+      message: 'Invalid session',
     });
     expect(classifyJoinError(apiError(429, { message: 'slow down' }), true)).toEqual({
       kind: 'rate_limited',
