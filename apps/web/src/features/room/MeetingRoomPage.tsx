@@ -75,7 +75,6 @@ export function MeetingRoomPage() {
         <PasswordScreen
           meetingId={meetingId}
           wrong={phase.wrong}
-          busy={false}
           onSubmit={(pw) => controller.submitPassword(pw)}
         />
       );

@@ -1,5 +1,5 @@
 import { TIMER_TICK_MS } from '@parley/protocol/constants';
-import { useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
 import type { LocalMedia, LocalMediaSnapshot } from './media/local-media';
 import type { PeerMesh } from './media/peer-mesh';
 import type { RoomSession, RoomSnapshot } from './room-session';
@@ -67,11 +67,9 @@ export function formatElapsed(ms: number): string {
 /** A 0..1 microphone level from an AnalyserNode, sampled about 10 times a second. */
 export function useAudioLevel(track: MediaStreamTrack | null, enabled: boolean): number {
   const [level, setLevel] = useState(0);
-  const ctxRef = useRef<AudioContext | null>(null);
   useEffect(() => {
     if (!track || !enabled || typeof AudioContext === 'undefined') return;
     const ctx = new AudioContext();
-    ctxRef.current = ctx;
     const src = ctx.createMediaStreamSource(new MediaStream([track]));
     const analyser = ctx.createAnalyser();
     analyser.fftSize = 512;

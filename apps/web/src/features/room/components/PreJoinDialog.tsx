@@ -9,8 +9,6 @@ import { useAttachStream, useLocalMedia } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
 import type { JoinChoice } from '../room-controller';
 
-export type PreJoinResult = JoinChoice;
-
 /** Returns the error text for a display name, or null when it is valid (spec §5). */
 export function validateRoomName(raw: string): string | null {
   const name = raw.trim();
@@ -30,7 +28,7 @@ export function PreJoinDialog({
   meetingId: string;
   media: LocalMedia;
   initialName: string;
-  onJoin: (r: PreJoinResult) => void;
+  onJoin: (r: JoinChoice) => void;
   onCancel: () => void;
 }) {
   const snap = useLocalMedia(media);

@@ -77,12 +77,10 @@ export function WaitingScreen({ meetingId, onLeave }: { meetingId: string; onLea
 export function PasswordScreen({
   meetingId,
   wrong,
-  busy,
   onSubmit,
 }: {
   meetingId: string;
   wrong: boolean;
-  busy: boolean;
   onSubmit: (password: string) => void;
 }) {
   const [password, setPassword] = useState('');
@@ -115,8 +113,8 @@ export function PasswordScreen({
             Incorrect password. Please try again.
           </p>
         ) : null}
-        <Button type="submit" disabled={!password || busy}>
-          {busy ? 'Checking...' : 'Join Meeting'}
+        <Button type="submit" disabled={!password}>
+          Join Meeting
         </Button>
       </form>
     </StatusScreen>
