@@ -75,12 +75,7 @@ export function createPaymentEventHandler(
       providerUpdatedAt: readAt,
     };
     const existing = await repo.findByProviderSubscription(provider.name, sub.id);
-    if (existing) {
-      const applied = await repo.updateUnlessNewer(existing.id, values);
-      if (applied && sub.status === 'active' && existing.status !== 'active')
-        await notify(existing.userId, sub);
-      return applied;
-    }
+    if (existing) return applyToRow(existing.id, existing.userId, sub, values);
 
     if (!sub.userId || !(await users.findById(sub.userId))) {
       log.warn({ subscriptionId: sub.id }, 'payment provider subscription without a known user; ignored');
@@ -95,9 +90,25 @@ export function createPaymentEventHandler(
       );
       return false;
     }
-    await repo.upsertForUser(sub.userId, provider.name, sub.id, values);
-    if (sub.status === 'active') await notify(sub.userId, sub);
-    return true;
+    if (await repo.upsertForUser(sub.userId, provider.name, sub.id, values)) {
+      if (sub.status === 'active') await notify(sub.userId, sub);
+      return true;
+    }
+    // A concurrent read stored this subscription first: apply this one the same way as to any row.
+    const stored = await repo.findByProviderSubscription(provider.name, sub.id);
+    return stored ? applyToRow(stored.id, stored.userId, sub, values) : false;
+  }
+
+  /** Updates a stored row; the follow-up goes out only from the change that turned it active. */
+  async function applyToRow(
+    rowId: string,
+    userId: string,
+    sub: ProviderSubscription,
+    values: SubscriptionValues,
+  ): Promise<boolean> {
+    const applied = await repo.updateUnlessNewer(rowId, values);
+    if (applied && sub.status === 'active' && applied.previousStatus !== 'active') await notify(userId, sub);
+    return applied !== null;
   }
 
   async function notify(userId: string, sub: ProviderSubscription) {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import { and, eq, ne, or } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { paymentEvents, subscriptions, type SubscriptionRow } from '../../db/schema/index.js';
 
@@ -33,38 +33,54 @@ export function createSubscriptionsRepository(db: Database) {
       return row;
     },
 
-    /** Applies a provider read unless a read made later was applied already. */
-    async updateUnlessNewer(id: string, values: SubscriptionValues): Promise<boolean> {
-      const rows = await db
-        .update(subscriptions)
-        .set({ ...values, updatedAt: new Date() })
-        .where(
-          and(
-            eq(subscriptions.id, id),
-            or(
-              isNull(subscriptions.providerUpdatedAt),
-              lte(subscriptions.providerUpdatedAt, values.providerUpdatedAt),
-            ),
-          ),
-        )
-        .returning({ id: subscriptions.id });
-      return rows.length > 0;
+    /**
+     * Applies a provider read unless a read made later was applied already. The row is locked for
+     * the change, so concurrent reads of the same subscription apply one after the other and each
+     * learns the status it replaced (null: not applied).
+     */
+    async updateUnlessNewer(
+      id: string,
+      values: SubscriptionValues,
+    ): Promise<{ previousStatus: string } | null> {
+      return db.transaction(async (tx) => {
+        const [old] = await tx
+          .select({ status: subscriptions.status, providerUpdatedAt: subscriptions.providerUpdatedAt })
+          .from(subscriptions)
+          .where(eq(subscriptions.id, id))
+          .for('update');
+        if (!old || (old.providerUpdatedAt && old.providerUpdatedAt > values.providerUpdatedAt)) return null;
+        await tx
+          .update(subscriptions)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(subscriptions.id, id));
+        return { previousStatus: old.status };
+      });
     },
 
-    /** The user's one subscription row now points at this provider subscription. */
+    /**
+     * The user's one subscription row now points at this provider subscription, unless it points at
+     * it already (then nothing is written and the answer is false: apply the read with
+     * updateUnlessNewer, which knows the status it replaces).
+     */
     async upsertForUser(
       userId: string,
       provider: string,
       subscriptionId: string,
       values: SubscriptionValues,
-    ): Promise<void> {
-      await db
+    ): Promise<boolean> {
+      const rows = await db
         .insert(subscriptions)
         .values({ userId, provider, subscriptionId, ...values })
         .onConflictDoUpdate({
           target: subscriptions.userId,
           set: { provider, subscriptionId, ...values, updatedAt: new Date() },
-        });
+          setWhere: or(
+            ne(subscriptions.provider, provider),
+            ne(subscriptions.subscriptionId, subscriptionId),
+          ),
+        })
+        .returning({ id: subscriptions.id });
+      return rows.length > 0;
     },
 
     async hasEvent(id: string): Promise<boolean> {
