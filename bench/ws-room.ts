@@ -89,10 +89,11 @@ await admin.query(`CREATE DATABASE ${dbName}`);
 const dbUrl = new URL(adminUrl);
 dbUrl.pathname = `/${dbName}`;
 // Production mode on PostgreSQL (the meeting row is written beside it); the development sign-in
-// is allowed only because the benchmark never signs in.
+// and the payments sandbox are allowed only because the benchmark never signs in nor pays.
 const server = await startAppServer({
   NODE_ENV: 'production',
   ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+  ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
   DATABASE_URL: dbUrl.toString(),
   LOG_LEVEL: 'warn',
 });

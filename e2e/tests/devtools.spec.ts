@@ -112,7 +112,11 @@ describe('developer test pages', () => {
   });
 
   it('/webrtc-test on a production server says the test room is not there', async () => {
-    const server = await startServer({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' });
+    const server = await startServer({
+      NODE_ENV: 'production',
+      ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+      ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+    });
     try {
       const ctx = await newContext(browser, server.url);
       const page = await ctx.newPage();

@@ -17,8 +17,37 @@ describe('loadConfig', () => {
 
   it('refuses production on the development issuer unless explicitly allowed', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' }).env).toBe(
-      'production',
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+        ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      }).env,
+    ).toBe('production');
+  });
+
+  it('refuses production on the payments sandbox (free Pro with test cards) unless explicitly allowed', () => {
+    const prod = { NODE_ENV: 'production', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'p' };
+    expect(() => loadConfig(prod)).toThrow(/STRIPE_SECRET_KEY.*payments sandbox/);
+    expect(() => loadConfig({ ...prod, ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'false' })).toThrow(ConfigError);
+    const allowed = loadConfig({ ...prod, ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' });
+    expect(allowed.stripe.secretKey).toBeUndefined();
+    expect(allowed.stripe.allowSandboxInProduction).toBe(true);
+    const stripe = loadConfig({
+      ...prod,
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      STRIPE_PRICE_ID: 'price_x',
+    });
+    expect(stripe.stripe.secretKey).toBe('sk_live_x');
+    // Development keeps the sandbox without any setting.
+    expect(loadConfig({}).stripe.secretKey).toBeUndefined();
+  });
+
+  it('checks Stripe settings are complete when STRIPE_SECRET_KEY is set', () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_x' })).toThrow(
+      /Stripe also needs: STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID/,
     );
   });
 

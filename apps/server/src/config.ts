@@ -36,6 +36,7 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: z.string().optional(),
   ALLOW_DEV_ISSUER_IN_PRODUCTION: boolFromEnv.default(false),
   STRIPE_SECRET_KEY: z.string().optional(),
+  ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: boolFromEnv.default(false),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   STRIPE_PRICE_ID: z.string().optional(),
@@ -74,6 +75,8 @@ export interface Config {
     webhookSecret: string | undefined;
     priceId: string | undefined;
     apiBase: string | undefined;
+    /** With NODE_ENV=production and no STRIPE_SECRET_KEY, the sandbox (test cards) is allowed. */
+    allowSandboxInProduction: boolean;
   };
   mail: { smtpUrl: string | undefined; from: string };
   redisUrl: string | undefined;
@@ -101,6 +104,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         'Set OIDC_ISSUER (and OIDC_CLIENT_ID/OIDC_CLIENT_SECRET), or ALLOW_DEV_ISSUER_IN_PRODUCTION=true.',
     );
   }
+  if (e.STRIPE_SECRET_KEY) {
+    const missing = (
+      [
+        ['STRIPE_PUBLISHABLE_KEY', e.STRIPE_PUBLISHABLE_KEY],
+        ['STRIPE_WEBHOOK_SECRET', e.STRIPE_WEBHOOK_SECRET],
+        ['STRIPE_PRICE_ID', e.STRIPE_PRICE_ID],
+      ] as const
+    )
+      .filter(([, v]) => !v)
+      .map(([k]) => k);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid environment: STRIPE_SECRET_KEY is set, so Stripe also needs: ${missing.join(', ')}`,
+      );
+    }
+  } else if (e.NODE_ENV === 'production' && !e.ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION) {
+    throw new ConfigError(
+      'Refusing to start: NODE_ENV=production without STRIPE_SECRET_KEY would use the payments sandbox, ' +
+        'where test cards grant Pro for free. Set STRIPE_SECRET_KEY (and STRIPE_PUBLISHABLE_KEY, ' +
+        'STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_ID), or ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION=true.',
+    );
+  }
 
   return {
     env: e.NODE_ENV,
@@ -125,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookSecret: e.STRIPE_WEBHOOK_SECRET,
       priceId: e.STRIPE_PRICE_ID,
       apiBase: e.STRIPE_API_BASE,
+      allowSandboxInProduction: e.ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     redisUrl: e.REDIS_URL,

@@ -399,11 +399,19 @@ describe('identity configuration', () => {
   it('refuses to start in production on the development issuer unless explicitly allowed', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/development sign-in/);
     expect(
-      loadConfig({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' }).oidc.issuer,
+      loadConfig({
+        NODE_ENV: 'production',
+        ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+        ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      }).oidc.issuer,
     ).toBeUndefined();
     expect(
-      loadConfig({ NODE_ENV: 'production', OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'p' }).oidc
-        .issuer,
+      loadConfig({
+        NODE_ENV: 'production',
+        OIDC_ISSUER: 'https://id.example.com',
+        OIDC_CLIENT_ID: 'p',
+        ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      }).oidc.issuer,
     ).toBe('https://id.example.com');
   });
 });

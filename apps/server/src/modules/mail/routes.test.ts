@@ -58,7 +58,11 @@ describe('development outbox', () => {
   });
 
   it('does not exist in production', async () => {
-    const prod = await createTestApp({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' });
+    const prod = await createTestApp({
+      NODE_ENV: 'production',
+      ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+      ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+    });
     try {
       expect((await prod.app.inject({ method: 'GET', url: '/dev/api/outbox' })).statusCode).toBe(404);
       const page = await prod.app.inject({ method: 'GET', url: '/dev/outbox' });

@@ -235,7 +235,11 @@ describe('the test room in production', () => {
   let prod: TestContext;
   let prodWs: string;
   beforeAll(async () => {
-    prod = await createTestApp({ NODE_ENV: 'production', ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true' });
+    prod = await createTestApp({
+      NODE_ENV: 'production',
+      ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
+      ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+    });
     ({ ws: prodWs } = await listen(prod));
   });
   afterAll(async () => prod?.close());

@@ -7,11 +7,10 @@ import type { PaymentsProvider } from './types.js';
 export * from './types.js';
 export { SandboxCardError, type SandboxPayments } from './sandbox.js';
 
-export class PaymentsConfigError extends Error {}
-
 /**
- * Stripe when STRIPE_SECRET_KEY is set (then the publishable key, webhook secret and price id are
- * required too); otherwise the built-in sandbox.
+ * Stripe when STRIPE_SECRET_KEY is set (config.ts has checked that the publishable key, webhook
+ * secret and price id are set too); otherwise the built-in sandbox (refused in production unless
+ * ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION, also by config.ts).
  */
 export function createPaymentsProvider(
   stripe: Config['stripe'],
@@ -20,18 +19,6 @@ export function createPaymentsProvider(
   if (!stripe.secretKey) {
     const sandbox = createSandboxProvider(db, { webhookSecret: stripe.webhookSecret });
     return { provider: sandbox, sandbox };
-  }
-  const missing = (
-    [
-      ['STRIPE_PUBLISHABLE_KEY', stripe.publishableKey],
-      ['STRIPE_WEBHOOK_SECRET', stripe.webhookSecret],
-      ['STRIPE_PRICE_ID', stripe.priceId],
-    ] as const
-  )
-    .filter(([, v]) => !v)
-    .map(([k]) => k);
-  if (missing.length > 0) {
-    throw new PaymentsConfigError(`STRIPE_SECRET_KEY is set, so Stripe also needs: ${missing.join(', ')}`);
   }
   const provider = createStripeProvider({
     secretKey: stripe.secretKey,
