@@ -17,6 +17,9 @@ import { formatAmount, isLiveRow, toSubscriptionStatus } from './status.js';
 export const OWN_EMAIL_ONLY = 'You can only see and manage the subscription of your own account';
 const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{1,64}$/;
 
+/** A pending subscription is re-read from the provider on a status read at most this often. */
+export const PENDING_REFRESH_INTERVAL_MS = 60_000;
+
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** Subscription rules: who may do what, and which provider calls each action makes. */
@@ -25,17 +28,40 @@ export function createSubscriptionService(
   provider: PaymentsProvider,
   events: PaymentEventHandler,
   log: FastifyBaseLogger,
+  now: () => number = Date.now,
 ) {
   const repo = createSubscriptionsRepository(db);
+  /** When each pending subscription was last re-read for a status read (provider subscription id → ms). */
+  const lastRefresh = new Map<string, number>();
+
+  /** True (and noted) when this pending subscription may be re-read now. */
+  function refreshDue(subscriptionId: string): boolean {
+    const at = now();
+    const last = lastRefresh.get(subscriptionId);
+    if (last !== undefined && at - last < PENDING_REFRESH_INTERVAL_MS) return false;
+    if (lastRefresh.size >= 10_000) {
+      for (const [id, t] of lastRefresh) if (at - t >= PENDING_REFRESH_INTERVAL_MS) lastRefresh.delete(id);
+    }
+    lastRefresh.set(subscriptionId, at);
+    return true;
+  }
 
   function requireOwnEmail(user: UserRow, email: string) {
     if (!sameEmail(user.email, email)) throw forbidden(OWN_EMAIL_ONLY);
   }
 
-  /** The user's status; a pending first payment is re-read from the provider (a missed event heals). */
+  /**
+   * The user's status; a pending first payment is re-read from the provider (a missed event heals),
+   * at most once a minute per subscription however often the status is polled.
+   */
   async function status(user: UserRow): Promise<SubscriptionStatus> {
     let row = await repo.findByUser(user.id);
-    if (row && row.status === 'incomplete' && row.provider === provider.name) {
+    if (
+      row &&
+      row.status === 'incomplete' &&
+      row.provider === provider.name &&
+      refreshDue(row.subscriptionId)
+    ) {
       try {
         await events.refresh(row.subscriptionId);
         row = await repo.findByUser(user.id);
