@@ -7,6 +7,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { cameraErrorMessage } from '@/features/room/media/local-media';
 import { TrackDetails } from './TrackDetails';
+import { useLatestMedia } from './use-latest-media';
 
 interface Diagnostics {
   permission: string;
@@ -60,22 +61,23 @@ async function diagnose(): Promise<Diagnostics> {
 export function CameraTestPage() {
   const [diag, setDiag] = useState<Diagnostics | null>(null);
   const videoRef = useRef<HTMLVideoElement>(null);
+  const latest = useLatestMedia();
 
-  const run = useCallback(() => {
+  // A diagnosis that resolves after the page left (or after a newer Retry) stops its camera.
+  const load = useCallback(() => {
+    void latest(diagnose, (d) => d.stream).then((d) => {
+      if (d) setDiag(d);
+    });
+  }, [latest]);
+
+  const retry = () => {
     setDiag(null);
-    void diagnose().then(setDiag);
-  }, []);
+    load();
+  };
 
   useEffect(() => {
-    let cancelled = false;
-    void diagnose().then((d) => {
-      if (cancelled) d.stream?.getTracks().forEach((t) => t.stop());
-      else setDiag(d);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
+    load();
+  }, [load]);
 
   const stream = diag?.stream ?? null;
   useEffect(() => {
@@ -117,7 +119,7 @@ export function CameraTestPage() {
               </div>
             ) : null}
             <div className="flex flex-wrap gap-2">
-              <Button onClick={run} disabled={!diag}>
+              <Button onClick={retry} disabled={!diag}>
                 <RefreshCw /> Retry
               </Button>
               <Button asChild variant="secondary">

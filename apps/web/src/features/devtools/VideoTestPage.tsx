@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { cameraErrorMessage } from '@/features/room/media/local-media';
 import { TrackDetails } from './TrackDetails';
+import { useLatestMedia } from './use-latest-media';
 
 /** /video-test: start and stop the camera, see the track's details (spec §2, developer pages). */
 export function VideoTestPage() {
@@ -13,6 +14,7 @@ export function VideoTestPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const videoRef = useRef<HTMLVideoElement>(null);
+  const latest = useLatestMedia();
 
   useEffect(() => {
     const el = videoRef.current;
@@ -25,7 +27,12 @@ export function VideoTestPage() {
     setError(null);
     try {
       if (!navigator.mediaDevices?.getUserMedia) throw new TypeError('unsupported');
-      setStream(await navigator.mediaDevices.getUserMedia({ video: true, audio: false }));
+      // A camera that answers after the page was left is stopped, not kept running unseen.
+      const got = await latest(
+        () => navigator.mediaDevices.getUserMedia({ video: true, audio: false }),
+        (s) => s,
+      );
+      if (got) setStream(got);
     } catch (err) {
       setError(cameraErrorMessage(err));
     } finally {

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { cn } from '@/lib/cn';
 import { TEST_ROOM_ID } from '@parley/protocol/ws';
-import { WebRtcTest } from './webrtc-test';
+import { INITIAL_WEBRTC_TEST, WebRtcTest, type WebRtcTestSnapshot } from './webrtc-test';
 
 function VideoBox({
   stream,
@@ -48,16 +48,29 @@ function VideoBox({
 }
 
 /**
+ * Runs one WebRtcTest per mount of the effect: StrictMode's effect → cleanup → effect stops the
+ * first run and starts a fresh one, instead of restarting a stopped instance.
+ */
+function useWebRtcTest(): WebRtcTestSnapshot {
+  const [snap, setSnap] = useState(INITIAL_WEBRTC_TEST);
+  useEffect(() => {
+    const test = new WebRtcTest();
+    const off = test.subscribe(() => setSnap(test.getSnapshot()));
+    void test.start();
+    return () => {
+      off();
+      test.stop();
+    };
+  }, []);
+  return snap;
+}
+
+/**
  * /webrtc-test: open this page twice (two tabs, browsers or devices on this server); each shows its
  * camera and the other one's, signaled through the server's test room (spec §2, §7).
  */
 export function WebRtcTestPage() {
-  const [test] = useState(() => new WebRtcTest());
-  const snap = useSyncExternalStore(test.subscribe, test.getSnapshot, test.getSnapshot);
-  useEffect(() => {
-    void test.start();
-    return () => test.stop();
-  }, [test]);
+  const snap = useWebRtcTest();
 
   const connected = snap.connection === 'connected';
   return (

@@ -1,3 +1,4 @@
+import { DEMO_CAMERA } from '@parley/protocol/constants';
 import { TEST_ROOM_ID } from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
 import { joinMeeting, meetingSessionId } from '@/features/room/api';
@@ -24,17 +25,20 @@ export interface WebRtcTestSnapshot {
 
 type Local = { stream: MediaStream; audio: MediaStreamTrack | null; video: MediaStreamTrack | null };
 
+export const INITIAL_WEBRTC_TEST: WebRtcTestSnapshot = {
+  transport: null,
+  signaling: 'starting',
+  connection: 'waiting for the other tab',
+  remoteId: null,
+  localStream: null,
+  remoteStream: null,
+  error: null,
+  log: [],
+};
+
+/** One run of the test: start() once, stop() for good (a new run is a new instance). */
 export class WebRtcTest {
-  private snapshot: WebRtcTestSnapshot = {
-    transport: null,
-    signaling: 'starting',
-    connection: 'waiting for the other tab',
-    remoteId: null,
-    localStream: null,
-    remoteStream: null,
-    error: null,
-    log: [],
-  };
+  private snapshot: WebRtcTestSnapshot = INITIAL_WEBRTC_TEST;
   private readonly listeners = new Set<() => void>();
   private mesh: PeerMesh | null = null;
   private signal: SignalClient | null = null;
@@ -66,7 +70,7 @@ export class WebRtcTest {
     window.addEventListener('pagehide', this.onPageHide);
     try {
       this.stream = await navigator.mediaDevices.getUserMedia({
-        video: { width: { ideal: 640 }, height: { ideal: 480 } },
+        video: { width: { ideal: DEMO_CAMERA.width }, height: { ideal: DEMO_CAMERA.height } },
         audio: true,
       });
     } catch (err) {
