@@ -15,6 +15,22 @@ export function formatDate(iso: string | null | undefined): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toLocaleDateString(undefined, { dateStyle: 'long' });
 }
 
+/**
+ * The badge of a running subscription. 'Active' needs the server's isActive: a past_due
+ * subscription still runs (it can be cancelled) but gives no Pro until it is paid.
+ */
+export function subscriptionBadge(status: SubscriptionStatus): {
+  label: string;
+  variant: 'success' | 'warning' | 'danger';
+} {
+  if (!status.isActive)
+    return status.subscription?.status === 'past_due'
+      ? { label: 'Payment overdue', variant: 'danger' }
+      : { label: 'Pending', variant: 'warning' };
+  if (status.subscription?.cancelAtPeriodEnd) return { label: 'Ends at period end', variant: 'warning' };
+  return { label: 'Active', variant: 'success' };
+}
+
 /** The active-subscription view (spec §2): Start a Meeting, and Cancel or Reactivate. */
 export function ActiveSubscription({ email, status }: { email: string; status: SubscriptionStatus }) {
   const cancel = useCancelSubscription();
@@ -22,6 +38,7 @@ export function ActiveSubscription({ email, status }: { email: string; status: S
   const sub = status.subscription;
   const endsAtPeriodEnd = !!sub?.cancelAtPeriodEnd;
   const periodEnd = formatDate(sub?.currentPeriodEnd);
+  const badge = subscriptionBadge(status);
 
   const onCancel = () =>
     cancel.mutate(email, {
@@ -56,8 +73,8 @@ export function ActiveSubscription({ email, status }: { email: string; status: S
           <CardTitle className="flex items-center gap-2">
             <Crown className="size-5 text-amber-500" /> You&apos;re on the {PRO_PLAN.name}
           </CardTitle>
-          <Badge variant={endsAtPeriodEnd ? 'warning' : 'success'} data-testid="subscription-state">
-            {endsAtPeriodEnd ? 'Ends at period end' : 'Active'}
+          <Badge variant={badge.variant} data-testid="subscription-state">
+            {badge.label}
           </Badge>
         </div>
         <CardDescription>
@@ -67,9 +84,13 @@ export function ActiveSubscription({ email, status }: { email: string; status: S
       <CardContent className="flex flex-col gap-6">
         <p className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
           <CalendarClock className="mt-0.5 size-4 shrink-0 text-brand-600" />
-          {endsAtPeriodEnd
-            ? `Your subscription is cancelled and ends on ${periodEnd ?? 'the end of the billing period'}. Pro stays on until then.`
-            : `Your subscription renews on ${periodEnd ?? 'the end of the billing period'} (${status.daysUntilExpiry} days left in this period).`}
+          {!status.isActive
+            ? sub?.status === 'past_due'
+              ? 'The last payment for your subscription did not go through. Pro is paused until it is paid.'
+              : 'Your payment is being processed. Pro turns on as soon as it completes.'
+            : endsAtPeriodEnd
+              ? `Your subscription is cancelled and ends on ${periodEnd ?? 'the end of the billing period'}. Pro stays on until then.`
+              : `Your subscription renews on ${periodEnd ?? 'the end of the billing period'} (${status.daysUntilExpiry} days left in this period).`}
         </p>
         <div className="flex flex-col gap-2 sm:flex-row">
           <Button asChild size="lg" variant="gradient">

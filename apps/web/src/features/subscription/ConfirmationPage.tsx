@@ -1,5 +1,16 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
-import { AlertTriangle, Calendar, CheckCircle2, Crown, Languages, Mic, Sparkles, Video } from 'lucide-react';
+import {
+  AlertTriangle,
+  Calendar,
+  CheckCircle2,
+  Clock,
+  Crown,
+  Languages,
+  Mic,
+  RefreshCw,
+  Sparkles,
+  Video,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
@@ -10,6 +21,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import { useConfirmSubscription, useSubscriptionStatusByEmail } from './api';
+import { confirmModeState, statusModeState, type ConfirmationState } from './confirmation-state';
 
 const AI_FEATURES = [
   { icon: Mic, text: 'Live transcription for every speaker' },
@@ -28,8 +40,6 @@ function errorMessage(err: unknown, fallback: string): string {
   return fallback;
 }
 
-type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'success' };
-
 /**
  * Subscription confirmation (spec §2, §4): `sessionId` is the subscription id (`sub_…`), which the
  * server re-reads from the payments provider; with `?email=` it checks that email's status instead.
@@ -44,7 +54,7 @@ export function ConfirmationPage() {
   const confirm = useConfirmSubscription(!statusMode && sessionId ? sessionId : null);
   const status = useSubscriptionStatusByEmail(statusMode ? email : null, { throwOnError: true });
 
-  let state: State;
+  let state: ConfirmationState;
   if (!sessionId && !email) {
     state = { kind: 'error', message: 'Invalid confirmation link' };
   } else if (statusMode) {
@@ -52,17 +62,13 @@ export function ConfirmationPage() {
     else if (status.isLoading) state = { kind: 'loading' };
     else if (status.error)
       state = { kind: 'error', message: errorMessage(status.error, 'Failed to confirm subscription status') };
-    else if (!status.data?.hasSubscription)
-      state = { kind: 'error', message: 'Failed to confirm subscription status' };
-    else state = { kind: 'success' };
+    else state = statusModeState(status.data);
   } else if (confirm.isLoading) {
     state = { kind: 'loading' };
   } else if (confirm.error) {
     state = { kind: 'error', message: errorMessage(confirm.error, 'Failed to confirm subscription') };
-  } else if (!confirm.data?.success) {
-    state = { kind: 'error', message: 'Failed to confirm subscription' };
   } else {
-    state = { kind: 'success' };
+    state = confirmModeState(confirm.data);
   }
 
   if (state.kind === 'loading') {
@@ -89,6 +95,37 @@ export function ConfirmationPage() {
             <Button asChild>
               <Link to="/subscribe">Try Again</Link>
             </Button>
+          </CardContent>
+        </Card>
+      </Page>
+    );
+  }
+
+  if (state.kind === 'pending') {
+    const overdue = state.status === 'past_due';
+    const checking = status.isFetching || confirm.isFetching;
+    return (
+      <Page className="max-w-2xl">
+        <Card data-testid="confirmation-pending">
+          <CardContent className="flex flex-col items-center gap-4 p-10 text-center">
+            <Clock className="size-10 text-amber-500" />
+            <h1 className="text-2xl font-bold">{overdue ? 'Payment overdue' : 'Payment processing'}</h1>
+            <p className="text-slate-600 dark:text-slate-400">
+              {overdue
+                ? 'The last payment for your subscription did not go through. Pro is paused until it is paid.'
+                : 'Your payment is being processed. Pro turns on as soon as it completes.'}
+            </p>
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <Button
+                onClick={() => void (statusMode ? status.refetch() : confirm.refetch())}
+                disabled={checking}
+              >
+                {checking ? <Spinner className="text-white" label="Checking" /> : <RefreshCw />} Check again
+              </Button>
+              <Button asChild variant="secondary">
+                <Link to="/">Back to Home</Link>
+              </Button>
+            </div>
           </CardContent>
         </Card>
       </Page>
