@@ -13,6 +13,18 @@ import type { RoomSession } from '../room-session';
 
 const URL_RE = /(https?:\/\/[^\s<>"']+)/gi;
 
+const MAX_FILE_MB = ROOM_FILE_LIMITS.maxBytes / (1024 * 1024);
+
+/**
+ * The input after a file message went out with `caption` (the text when the file was chosen):
+ * the caption leaves the input, whatever was typed during the upload stays.
+ */
+export function textAfterAttachment(current: string, caption: string): string {
+  if (!caption) return current;
+  if (current.startsWith(caption)) return current.slice(caption.length).trimStart();
+  return current;
+}
+
 /** Text with its links as links (opened in a new tab, never fetched here); the rest stays text. */
 export function MessageText({ text }: { text: string }) {
   const parts = text.split(URL_RE);
@@ -113,13 +125,19 @@ export function ChatPanel({
   const onFile = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > ROOM_FILE_LIMITS.maxBytes) {
-      toast({ title: 'File too large', description: 'Files can be at most 25 MB.', variant: 'destructive' });
+      toast({
+        title: 'File too large',
+        description: `Files can be at most ${MAX_FILE_MB} MB.`,
+        variant: 'destructive',
+      });
       return;
     }
+    // The caption is the text when the file was chosen; typing goes on during the upload.
+    const caption = text;
     try {
       const uploaded = await upload.mutateAsync(file);
-      session.sendChat(text, uploaded.id);
-      setText('');
+      session.sendChat(caption, uploaded.id);
+      setText((current) => textAfterAttachment(current, caption));
     } catch (err) {
       const message = err instanceof ApiError ? err.serverMessage : 'Please try again.';
       toast({ title: 'Upload failed', description: message, variant: 'destructive' });
