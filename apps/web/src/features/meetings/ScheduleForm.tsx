@@ -7,7 +7,12 @@ import {
   REDIRECT_DELAYS_MS,
   TIMEZONES,
 } from '@parley/protocol/constants';
-import { utcToZonedLocal } from '@parley/protocol/meetings';
+import {
+  MEETING_DESCRIPTION_MAX,
+  MEETING_PASSWORD_MAX,
+  MEETING_TITLE_MAX,
+  utcToZonedLocal,
+} from '@parley/protocol/meetings';
 import { CalendarCheck } from 'lucide-react';
 import {
   useEffect,
@@ -222,7 +227,7 @@ export function ScheduleForm({
               <Input
                 id="title"
                 value={form.title}
-                maxLength={200}
+                maxLength={MEETING_TITLE_MAX}
                 placeholder="Weekly team sync"
                 onChange={(e) => set('title', e.target.value)}
               />
@@ -231,7 +236,7 @@ export function ScheduleForm({
               <Textarea
                 id="description"
                 value={form.description}
-                maxLength={2000}
+                maxLength={MEETING_DESCRIPTION_MAX}
                 placeholder="Agenda, links, anything invitees should know"
                 onChange={(e) => set('description', e.target.value)}
               />
@@ -358,7 +363,7 @@ export function ScheduleForm({
                   id="password"
                   type="password"
                   autoComplete="new-password"
-                  maxLength={128}
+                  maxLength={MEETING_PASSWORD_MAX}
                   value={form.password}
                   onChange={(e) => set('password', e.target.value)}
                 />
