@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { HttpError } from '../../http/errors.js';
+import { isApiPath } from '../../http/spa.js';
 import { createUsersRepository } from '../users/repository.js';
 import { createSessionRepository } from './session-repository.js';
 import {
@@ -65,7 +66,8 @@ async function authPlugin(app: FastifyInstance): Promise<void> {
     if (!SAFE_METHODS.has(request.method) && isCrossSite(request)) {
       throw new HttpError(403, 'Cross-site request refused');
     }
-    request.auth = await sessions.resolve(token);
+    // Only the API and the WebSocket read the session: the SPA's pages and files cost no query.
+    if (isApiPath(request.url)) request.auth = await sessions.resolve(token);
   });
 
   const timer = setInterval(() => {

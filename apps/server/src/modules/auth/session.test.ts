@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { sessions } from '../../db/schema/index.js';
 import { SESSION_IDLE_MS, hashSessionToken } from './session-service.js';
@@ -27,6 +27,22 @@ describe('sessions and the current user', () => {
     const res = await t.app.inject({ url: '/api/auth/user', headers: { cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ id: userId, email: 'ann@example.com', firstName: 'Ann', lastName: 'Lee' });
+  });
+
+  it('reads the session for API calls only, not for the pages and files of the web app', async () => {
+    const { cookie } = await signIn(t, { email: 'static@example.com' });
+    const resolve = vi.spyOn(t.app.sessions, 'resolve');
+    try {
+      for (const url of ['/', '/meetings', '/assets/index-abc123.js', '/favicon.svg']) {
+        await t.app.inject({ url, headers: { cookie } });
+      }
+      expect(resolve).not.toHaveBeenCalled();
+      const res = await t.app.inject({ url: '/api/auth/user', headers: { cookie } });
+      expect(res.statusCode).toBe(200);
+      expect(resolve).toHaveBeenCalledTimes(1);
+    } finally {
+      resolve.mockRestore();
+    }
   });
 
   it('stores only a hash of the session token', async () => {
