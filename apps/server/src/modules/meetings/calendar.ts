@@ -91,11 +91,24 @@ function transitions(timeZone: string, year: number): { at: Date; from: number; 
   return found;
 }
 
+const vtimezones = new Map<string, string>();
+
 /**
  * VTIMEZONE for an IANA zone, from today's rules: a fixed offset, or a STANDARD and a DAYLIGHT
- * rule ("second Sunday of March at 02:00") found from this year's transitions.
+ * rule ("second Sunday of March at 02:00") found from this year's transitions. Finding them takes
+ * a year of offset look-ups, so each (zone, year) is computed once (there are a few hundred zones).
  */
 export function vtimezone(timeZone: string, year = new Date().getUTCFullYear()): string {
+  const key = `${timeZone}|${year}`;
+  let text = vtimezones.get(key);
+  if (text === undefined) {
+    text = computeVtimezone(timeZone, year);
+    vtimezones.set(key, text);
+  }
+  return text;
+}
+
+function computeVtimezone(timeZone: string, year: number): string {
   const lines = ['BEGIN:VTIMEZONE', `TZID:${timeZone}`];
   const changes = transitions(timeZone, year);
   if (changes.length === 0) {

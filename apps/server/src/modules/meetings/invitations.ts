@@ -1,5 +1,5 @@
 import { formatMeetingTime, nextOccurrence } from '@parley/protocol';
-import type { MailMessage } from '../../providers/mail/index.js';
+import type { CalendarPart, MailMessage } from '../../providers/mail/index.js';
 import { buildCalendar, type CalendarMeeting } from './calendar.js';
 
 /** The e-mails sent to invitees: a new invitation, an update, a cancellation. */
@@ -36,11 +36,37 @@ const INTRO: Record<InvitationKind, (host: string) => string> = {
   cancel: (host) => `${host} cancelled this Parley meeting.`,
 };
 
+/**
+ * The iCalendar part of one sending: it lists every attendee and is the same for each recipient,
+ * so it is built once per sending (none for a meeting without a time).
+ */
+export function invitationCalendar(
+  kind: InvitationKind,
+  meeting: InvitationMeeting,
+  allAttendees: { email: string; name: string }[],
+  publicUrl: string,
+  now: Date = new Date(),
+): CalendarPart | undefined {
+  if (!meeting.scheduledFor || !meeting.duration) return undefined;
+  const method = kind === 'cancel' ? 'CANCEL' : 'REQUEST';
+  return {
+    method,
+    content: buildCalendar(
+      { ...meeting, scheduledFor: meeting.scheduledFor, duration: meeting.duration },
+      allAttendees,
+      method,
+      joinUrl(publicUrl, meeting.meetingId),
+      now,
+    ),
+  };
+}
+
+/** One recipient's e-mail, with the sending's calendar part (from invitationCalendar). */
 export function invitationMessage(
   kind: InvitationKind,
   meeting: InvitationMeeting,
   to: { email: string; name: string },
-  allAttendees: { email: string; name: string }[],
+  calendar: CalendarPart | undefined,
   publicUrl: string,
   now: Date = new Date(),
 ): MailMessage {
@@ -93,17 +119,6 @@ export function invitationMessage(
     text: lines.join('\n'),
     html,
   };
-  if (meeting.scheduledFor && meeting.duration) {
-    message.calendar = {
-      method: kind === 'cancel' ? 'CANCEL' : 'REQUEST',
-      content: buildCalendar(
-        { ...meeting, scheduledFor: meeting.scheduledFor, duration: meeting.duration },
-        allAttendees,
-        kind === 'cancel' ? 'CANCEL' : 'REQUEST',
-        url,
-        now,
-      ),
-    };
-  }
+  if (calendar) message.calendar = calendar;
   return message;
 }

@@ -13,7 +13,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MeetingRow, UserRow } from '../../db/schema/index.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../providers/mail/index.js';
-import { invitationMessage, type InvitationKind, type InvitationMeeting } from './invitations.js';
+import {
+  invitationCalendar,
+  invitationMessage,
+  type InvitationKind,
+  type InvitationMeeting,
+} from './invitations.js';
 import { hashMeetingPassword } from './password.js';
 import type { MeetingsRepository } from './repository.js';
 
@@ -137,9 +142,13 @@ export function createMeetingsService({
     attendees: Person[],
   ): Promise<InvitationsOutcome> {
     const outcome: InvitationsOutcome = { sent: 0, failed: [] };
+    if (recipients.length === 0) return outcome;
+    const at = now();
+    // The calendar lists every attendee: built once, not once per recipient.
+    const calendar = invitationCalendar(kind, meeting, attendees, publicUrl, at);
     for (const to of recipients) {
       try {
-        await mailer.send(invitationMessage(kind, meeting, to, attendees, publicUrl, now()));
+        await mailer.send(invitationMessage(kind, meeting, to, calendar, publicUrl, at));
         outcome.sent++;
       } catch (err) {
         log.error({ err, meetingId: meeting.meetingId, kind }, 'failed to send a meeting e-mail');
