@@ -49,7 +49,11 @@ class Participant {
   async join(base: string, meetingId: string, index: number): Promise<void> {
     const res = await fetch(`${base}/api/meetings/${meetingId}/join`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      // Each bot is a client of its own (the server limits joins per client and meeting).
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.77.${index >> 8}.${index & 255}`,
+      },
       body: JSON.stringify({
         name: `Bot ${index}`,
         isHost: false,
@@ -94,6 +98,7 @@ const server = await startAppServer({
   NODE_ENV: 'production',
   ALLOW_DEV_ISSUER_IN_PRODUCTION: 'true',
   ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+  TRUST_PROXY: 'true',
   DATABASE_URL: dbUrl.toString(),
   LOG_LEVEL: 'warn',
 });

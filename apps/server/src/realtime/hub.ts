@@ -25,6 +25,12 @@ export interface HubOptions {
   bus: RoomBus;
   /** How long a participant without a socket is kept (WS_LIMITS.resumeGraceMs; tests shorten it). */
   resumeGraceMs: number;
+  /**
+   * How long a participant that has never connected is kept after POST /join
+   * (WS_LIMITS.joinTimeoutMs; tests shorten it): places taken by joins whose socket never comes
+   * are freed quickly.
+   */
+  joinTimeoutMs: number;
   log: FastifyBaseLogger;
   events?: HubEvents;
 }
@@ -54,9 +60,12 @@ export class RoomHub {
   private closing = false;
   /** How long a participant without a socket is kept; tests shorten it. */
   resumeGraceMs: number;
+  /** How long a participant that never connected is kept; tests shorten it. */
+  joinTimeoutMs: number;
 
   constructor(private readonly options: HubOptions) {
     this.resumeGraceMs = options.resumeGraceMs;
+    this.joinTimeoutMs = options.joinTimeoutMs;
     options.bus.subscribe((envelope) => this.deliver(envelope));
   }
 
@@ -133,6 +142,7 @@ export class RoomHub {
         conn: null,
         graceTimer: null,
         announced: false,
+        everConnected: false,
         lastChat: null,
       };
       room.members.set(member.id, member);
@@ -156,6 +166,7 @@ export class RoomHub {
     }
     this.clearGrace(member);
     member.conn = conn;
+    member.everConnected = true;
     conn.member = member;
     conn.room = room;
     return { resumed: member.announced };
@@ -304,12 +315,16 @@ export class RoomHub {
     }
   }
 
+  /** A participant without a socket leaves after the resume grace, or sooner if it never connected. */
   private startGrace(room: Room, member: Member): void {
     this.clearGrace(member);
-    member.graceTimer = setTimeout(() => {
-      member.graceTimer = null;
-      if (!member.conn) this.remove(room, member, 'timeout');
-    }, this.resumeGraceMs);
+    member.graceTimer = setTimeout(
+      () => {
+        member.graceTimer = null;
+        if (!member.conn) this.remove(room, member, 'timeout');
+      },
+      member.everConnected ? this.resumeGraceMs : this.joinTimeoutMs,
+    );
     member.graceTimer.unref();
   }
 

@@ -34,6 +34,7 @@ async function realtimePlugin(app: FastifyInstance): Promise<void> {
   const hub = new RoomHub({
     bus,
     resumeGraceMs: WS_LIMITS.resumeGraceMs,
+    joinTimeoutMs: WS_LIMITS.joinTimeoutMs,
     log: app.log,
     events: {
       onRoomLive: (room) => roomsRepo.markLive(room.id),

@@ -38,6 +38,8 @@ export interface Member {
   graceTimer: NodeJS.Timeout | null;
   /** True once the others were told about this member (participant_joined). */
   announced: boolean;
+  /** True once a socket has spoken for this member (join_meeting); until then it expires sooner. */
+  everConnected: boolean;
   lastChat: { key: string; at: number } | null;
 }
 

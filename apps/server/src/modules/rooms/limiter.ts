@@ -1,6 +1,9 @@
 /**
  * Counts events per key in a sliding window (in memory, per server instance): used to refuse
- * password guessing and meeting-id probing. Old keys are pruned as the map is used.
+ * password guessing, meeting-id probing and join floods. Old keys are pruned as the map is used.
+ * Callers that await between deciding and knowing the outcome use `tryRecord` (check and count in
+ * one synchronous step, so concurrent requests cannot all pass) and `undo` for outcomes that
+ * should not count.
  */
 export class WindowCounter {
   private readonly hits = new Map<string, number[]>();
@@ -21,6 +24,23 @@ export class WindowCounter {
     const list = this.recent(key);
     list.push(this.now());
     this.hits.set(key, list);
+  }
+
+  /** Counts one event unless `key` is already at the limit; false (nothing counted) when it is. */
+  tryRecord(key: string): boolean {
+    const list = this.recent(key);
+    if (list.length >= this.limit) return false;
+    list.push(this.now());
+    this.hits.set(key, list);
+    return true;
+  }
+
+  /** Takes back the latest event of `key` (its outcome turned out not to count). */
+  undo(key: string): void {
+    const list = this.hits.get(key);
+    if (!list) return;
+    list.pop();
+    if (list.length === 0) this.hits.delete(key);
   }
 
   private recent(key: string): number[] {

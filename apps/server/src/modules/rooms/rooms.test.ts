@@ -1,9 +1,9 @@
-import { WS_CLOSE } from '@parley/protocol';
+import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
-import { PASSWORD_ATTEMPTS, ROOM_MESSAGES } from './service.js';
+import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, ROOM_MESSAGES, UNKNOWN_MEETING_LOOKUPS } from './service.js';
 
 let t: TestContext;
 let ws: string;
@@ -104,6 +104,63 @@ describe('POST /api/meetings/{id}/join', () => {
     // Another client is not affected; the host needs no password.
     expect((await join(m.meetingId, { password: 'open sesame' }, {}, '10.0.0.3')).statusCode).toBe(200);
     expect((await join(m.meetingId, { isHost: true }, { cookie: hostCookie })).statusCode).toBe(200);
+  });
+
+  it('evaluates no more concurrent wrong passwords than the limit', async () => {
+    const m = await createMeeting(t, { hostId, password: 'open sesame' });
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => join(m.meetingId, { password: `guess ${i}` }, {}, '10.0.1.1')),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 403)).toHaveLength(PASSWORD_ATTEMPTS.limit);
+    expect(codes.filter((c) => c === 429)).toHaveLength(25 - PASSWORD_ATTEMPTS.limit);
+    // A right password does not use up the budget.
+    for (let i = 0; i < PASSWORD_ATTEMPTS.limit + 2; i++) {
+      expect((await join(m.meetingId, { password: 'open sesame' }, {}, '10.0.1.2')).statusCode).toBe(200);
+    }
+  });
+
+  it('answers no more concurrent unknown ids than the lookup budget', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => join(`999-000-${String(i).padStart(3, '0')}`, {}, {}, '10.0.1.3')),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 404)).toHaveLength(UNKNOWN_MEETING_LOOKUPS.limit);
+    expect(codes.filter((c) => c === 429)).toHaveLength(40 - UNKNOWN_MEETING_LOOKUPS.limit);
+  });
+
+  it('limits joins per client and meeting, so one client cannot fill a meeting', async () => {
+    const m = await createMeeting(t, { hostId, maxParticipants: 500 });
+    const answers = await Promise.all(
+      Array.from({ length: JOIN_ATTEMPTS.limit + 5 }, () => join(m.meetingId, {}, {}, '10.0.1.4')),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 200)).toHaveLength(JOIN_ATTEMPTS.limit);
+    const refused = answers.find((r) => r.statusCode === 429);
+    expect(refused?.json()).toEqual({ message: ROOM_MESSAGES.tooManyJoins });
+    expect((await join(m.meetingId, {}, {}, '10.0.1.5')).statusCode).toBe(200);
+    const other = await createMeeting(t, { hostId });
+    expect((await join(other.meetingId, {}, {}, '10.0.1.4')).statusCode).toBe(200);
+  });
+
+  it('frees the place of a join whose socket never connects after the join timeout, not the resume grace', async () => {
+    const hub = t.app.realtime.hub;
+    hub.joinTimeoutMs = 300;
+    try {
+      const m = await createMeeting(t, { hostId, maxParticipants: 2 });
+      // Ann connected, then her socket dropped: she keeps her place for the resume grace (45 s).
+      const ann = await enter(t, ws, m.meetingId, { name: 'Ann' });
+      ann.socket.close();
+      await ann.socket.closed;
+      expect((await join(m.meetingId, { sessionId: 'ghost' }, {}, '10.0.1.6')).statusCode).toBe(200);
+      expect((await join(m.meetingId, { sessionId: 'late' }, {}, '10.0.1.7')).statusCode).toBe(409);
+      // The ghost never opened a socket: its place is free again after the join timeout.
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await join(m.meetingId, { sessionId: 'late' }, {}, '10.0.1.7')).statusCode).toBe(200);
+      expect((await join(m.meetingId, { sessionId: 'later' }, {}, '10.0.1.8')).statusCode).toBe(409);
+    } finally {
+      hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
+    }
   });
 });
 

@@ -19,12 +19,18 @@ export const ROOM_MESSAGES = {
   wrongPassword: 'Incorrect meeting password',
   tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
   tooManyLookups: 'Too many requests. Please wait a minute and try again.',
+  tooManyJoins: 'Too many attempts to join this meeting. Please wait a minute and try again.',
 } as const;
 
 /** Wrong passwords allowed per client and meeting per minute. */
 export const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 60_000 };
 /** Unknown meeting ids a client may try per minute (ids must not be enumerable). */
 export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
+/**
+ * Joins (POST /join or /participants, any outcome) a client may make to one meeting per minute,
+ * so that one client cannot fill a meeting with participants that never connect.
+ */
+export const JOIN_ATTEMPTS = { limit: 30, windowMs: 60_000 };
 
 export interface JoinInput {
   name: string;
@@ -52,18 +58,21 @@ export interface Caller {
 export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: { testRoom: boolean }) {
   const passwordFailures = new WindowCounter(PASSWORD_ATTEMPTS.limit, PASSWORD_ATTEMPTS.windowMs);
   const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
+  const joins = new WindowCounter(JOIN_ATTEMPTS.limit, JOIN_ATTEMPTS.windowMs);
 
   /** The test room is known outside production only; it is not a lookup (no budget is spent). */
   const isTestRoom = (publicId: string): boolean => options.testRoom && publicId === TEST_ROOM_ID;
 
-  /** The meeting row of a public id; unknown ids count against the client's lookup budget. */
+  /**
+   * The meeting row of a public id; unknown ids count against the client's lookup budget. The
+   * lookup is counted before the query (concurrent lookups cannot all pass the check) and taken
+   * back when the meeting exists.
+   */
   async function findMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
-    if (unknownLookups.isBlocked(caller.clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
+    if (!unknownLookups.tryRecord(caller.clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
     const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
-    if (!meeting) {
-      unknownLookups.record(caller.clientKey);
-      throw notFound(ROOM_MESSAGES.notFound);
-    }
+    if (!meeting) throw notFound(ROOM_MESSAGES.notFound);
+    unknownLookups.undo(caller.clientKey);
     return meeting;
   }
 
@@ -109,6 +118,9 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: 
   return {
     async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResponse & { name: string }> {
       const userId = caller.auth?.user.id ?? null;
+      if (!joins.tryRecord(`${caller.clientKey}|${publicId}`)) {
+        throw new HttpError(429, ROOM_MESSAGES.tooManyJoins);
+      }
       if (isTestRoom(publicId)) {
         return enter(hub.roomFor(testRoomMeeting()), input, { userId, isHost: false, admission: 'admitted' });
       }
@@ -120,10 +132,13 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: 
         if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
         if (!input.password)
           throw new HttpError(401, ROOM_MESSAGES.passwordRequired, { requiresPassword: true });
+        // Counted before the (slow) hash check, so concurrent guesses cannot all be evaluated;
+        // a right password takes its attempt back.
+        if (!passwordFailures.tryRecord(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
         if (!(await verifyMeetingPassword(meeting.passwordHash, input.password))) {
-          passwordFailures.record(key);
           throw new HttpError(403, ROOM_MESSAGES.wrongPassword, { requiresPassword: true });
         }
+        passwordFailures.undo(key);
       }
       const room = hub.roomFor({
         id: meeting.id,

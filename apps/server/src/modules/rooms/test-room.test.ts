@@ -1,4 +1,4 @@
-import { WS_CLOSE } from '@parley/protocol';
+import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
@@ -59,6 +59,7 @@ describe('the test room outside production', () => {
     const before = await countRows();
     const databaseCalls = watchDatabase();
     t.app.realtime.hub.resumeGraceMs = 300;
+    t.app.realtime.hub.joinTimeoutMs = 300;
 
     const a = await enter(t, ws, TEST_ROOM_ID, { name: 'Test aaaaa' });
     expect(a.joined).toMatchObject({
@@ -131,6 +132,7 @@ describe('the test room outside production', () => {
     vi.restoreAllMocks();
     expect(await countRows()).toEqual(before);
     t.app.realtime.hub.resumeGraceMs = 45_000;
+    t.app.realtime.hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
   });
 
   it('refuses chat, files, collaboration and host messages with a clear error; nothing reaches the others', async () => {
@@ -183,7 +185,7 @@ describe('the test room outside production', () => {
   });
 
   it(`holds at most ${TEST_ROOM_MAX_PARTICIPANTS} people (409 beyond); a reload keeps its place`, async () => {
-    t.app.realtime.hub.resumeGraceMs = 1000;
+    t.app.realtime.hub.joinTimeoutMs = 1000;
     const firsts = [];
     for (let i = 0; i < TEST_ROOM_MAX_PARTICIPANTS; i++) {
       const res = await joinTestRoom({ sessionId: `place-${i}` });
@@ -197,10 +199,10 @@ describe('the test room outside production', () => {
     expect(reload.statusCode).toBe(200);
     expect(reload.json<{ id: string }>().id).toBe(firsts[0]);
     expect((await joinTestRoom({ name: 'x' })).statusCode).toBe(400);
-    // Nobody connected: the places are freed when their grace period ends.
+    // Nobody connected: the places are freed when their join timeout ends.
     await expect.poll(() => t.app.realtime.hub.getRoom(TEST_ROOM_ID), { timeout: 3000 }).toBeUndefined();
     expect((await joinTestRoom({ sessionId: 'one-too-many' })).statusCode).toBe(200);
-    t.app.realtime.hub.resumeGraceMs = 45_000;
+    t.app.realtime.hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
   });
 
   it('the older registration form joins the test room too', async () => {
