@@ -43,6 +43,41 @@ export function createMeetingsRepository(db: Database) {
       return row;
     },
 
+    /**
+     * Saves an edit (raising the SEQUENCE) and, when `invitees` is given, makes them the meeting's
+     * invitee list, all in one transaction: a failure leaves the meeting and its list as they were.
+     * Answers undefined when the meeting is gone.
+     */
+    async updateWithInvitees(
+      id: string,
+      changes: MeetingChanges,
+      invitees?: { email: string; name: string }[],
+    ): Promise<
+      | {
+          row: MeetingRow;
+          before: MeetingInviteeRow[];
+          removed: MeetingInviteeRow[];
+          current: MeetingInviteeRow[];
+        }
+      | undefined
+    > {
+      return db.transaction(async (tx) => {
+        const inTx = createMeetingsRepository(tx);
+        const before = await inTx.listInvitees(id);
+        const row = await inTx.update(id, changes);
+        if (!row) return undefined;
+        let removed: MeetingInviteeRow[] = [];
+        if (invitees) {
+          removed = await inTx.removeInviteesExcept(
+            id,
+            invitees.map((i) => i.email),
+          );
+          await inTx.upsertInvitees(id, invitees);
+        }
+        return { row, before, removed, current: invitees ? await inTx.listInvitees(id) : before };
+      });
+    },
+
     async delete(id: string): Promise<void> {
       await db.delete(meetings).where(eq(meetings.id, id));
     },

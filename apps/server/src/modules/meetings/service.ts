@@ -28,6 +28,8 @@ export interface MeetingsServiceDeps {
   publicUrl: string;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** Called after a meeting row is deleted (its live room ends, its stored files go). */
+  onDeleted?: (meetingId: string) => Promise<void>;
 }
 
 export interface InvitationsOutcome {
@@ -94,6 +96,7 @@ export function createMeetingsService({
   publicUrl,
   log,
   now = () => new Date(),
+  onDeleted,
 }: MeetingsServiceDeps) {
   async function insertWithFreshId(
     values: Omit<Parameters<MeetingsRepository['insertIfIdFree']>[0], 'meetingId'>,
@@ -240,20 +243,15 @@ export function createMeetingsService({
       if (row.meetingType !== 'scheduled') throw badRequest('Only scheduled meetings can be edited');
       assertOpen(row);
       const values = await scheduledValues(body, row);
-      const before = await repo.listInvitees(row.id);
-      const updated = await repo.update(row.id, values);
-      if (!updated) throw notFound('Meeting not found');
-
-      let removed: Person[] = [];
-      if (body.invitees) {
-        const wanted = dedupe(body.invitees);
-        removed = await repo.removeInviteesExcept(
-          row.id,
-          wanted.map((w) => w.email),
-        );
-        await repo.upsertInvitees(row.id, wanted);
-      }
-      const current = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
+      const saved = await repo.updateWithInvitees(
+        row.id,
+        values,
+        body.invitees ? dedupe(body.invitees) : undefined,
+      );
+      if (!saved) throw notFound('Meeting not found');
+      const { row: updated, before } = saved;
+      const removed: Person[] = saved.removed.map((i) => ({ email: i.email, name: i.name }));
+      const current: Person[] = saved.current.map((i) => ({ email: i.email, name: i.name }));
       const known = new Set(before.map((b) => b.email));
       const meeting = mailMeeting(updated, user);
       const results = await Promise.all([
@@ -284,6 +282,7 @@ export function createMeetingsService({
       const invitees = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
       const meeting = mailMeeting(row, user, row.icsSequence + 1);
       await repo.delete(row.id);
+      await onDeleted?.(row.id);
       return row.status === 'ended'
         ? { sent: 0, failed: [] }
         : sendAll('cancel', meeting, invitees, invitees);
