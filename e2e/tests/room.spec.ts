@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { recordMediaTracks, waitMediaReleased } from '../support/media-tracks.js';
 
 const baseURL = inject('baseURL');
 
@@ -369,6 +370,7 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
 
   async function guestPage(): Promise<{ page: Page; room: RoomPage; ctx: BrowserContext }> {
     const ctx = await newContext(browser, baseURL);
+    await recordMediaTracks(ctx);
     const page = await ctx.newPage();
     return { page, room: new RoomPage(page), ctx };
   }
@@ -404,8 +406,14 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await page.getByRole('button', { name: 'Join Meeting' }).click();
     await room.waitJoined();
     await expect(room.participantCount.textContent()).resolves.toBe('1 participant');
+    // Leave while sharing the screen: camera, microphone and screen are all released.
+    await room.control('Share screen').click();
+    await room.control('Stop sharing').waitFor();
     await room.control('Leave meeting').click();
     await page.getByRole('heading', { name: 'You left the meeting' }).waitFor();
+    const released = await waitMediaReleased(page);
+    expect(released.live).toEqual([]);
+    expect(released.total).toBeGreaterThanOrEqual(3);
     await ctx.close();
   });
 
@@ -422,6 +430,18 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await host.control('People').click();
     const waiting = hostPage.getByRole('region', { name: 'Waiting room' });
     await waiting.getByText('Wendy').waitFor();
+
+    // A second guest gives up waiting: the host's list drops them at once (no ghost for the
+    // grace period) and their camera and microphone are released.
+    const quitter = await guestPage();
+    await quitter.room.open(id);
+    await quitter.room.joinFromDialog('Walt', { waitForRoom: false });
+    await quitter.page.getByRole('heading', { name: 'Waiting for the host' }).waitFor();
+    await waiting.getByText('Walt').waitFor();
+    await quitter.page.getByRole('button', { name: 'Leave', exact: true }).click();
+    await waiting.getByText('Walt').waitFor({ state: 'detached', timeout: 5000 });
+    await expect(waitMediaReleased(quitter.page)).resolves.toMatchObject({ live: [] });
+    await quitter.ctx.close();
     await screenshot(hostPage, 'room-host-waiting-list-desktop');
     await waiting.getByRole('button', { name: 'Admit' }).click();
     await room.waitJoined();
