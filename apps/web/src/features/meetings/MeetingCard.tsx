@@ -1,14 +1,13 @@
 import type { Meeting } from '@parley/protocol';
-import { COPIED_NOTICE_MS } from '@parley/protocol/constants';
 import { formatMeetingTime } from '@parley/protocol/meetings';
 import { Check, Clock, Copy, Lock, Pencil, Play, Repeat, Trash2, Users } from 'lucide-react';
 import { AlertDialog } from 'radix-ui';
-import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast-store';
+import { useCopyMeetingLink } from './copy-link';
 import type { MeetingBadge } from './meeting-list';
 
 const BADGE_VARIANT: Record<MeetingBadge, BadgeProps['variant']> = {
@@ -19,21 +18,12 @@ const BADGE_VARIANT: Record<MeetingBadge, BadgeProps['variant']> = {
   Scheduled: 'brand',
 };
 
-/** Copies the meeting link; `copied` is true for the spec's 2 s. */
+/** Copies the meeting link; `copied` is true for the spec's 2 s; a refusal shows the link. */
 function useCopyLink(meetingId: string) {
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const { link, copied, copy: copyLink } = useCopyMeetingLink(meetingId);
   const copy = async () => {
-    const link = `${window.location.origin}/meeting/${meetingId}`;
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setCopied(false), COPIED_NOTICE_MS);
-    } catch {
+    if (!(await copyLink()))
       toast({ title: 'Could not copy the link', description: link, variant: 'destructive' });
-    }
   };
   return { copied, copy };
 }

@@ -1,35 +1,21 @@
-import { COPIED_NOTICE_MS } from '@parley/protocol/constants';
 import { Check, Copy, Keyboard, Settings, UserPlus, WifiOff } from 'lucide-react';
 import { Popover } from 'radix-ui';
-import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import { useCopyMeetingLink } from '@/features/meetings/copy-link';
 import { useElapsed } from '../hooks';
 
 export function participantCountLabel(n: number): string {
   return `${n} ${n === 1 ? 'participant' : 'participants'}`;
 }
 
-export function shareLink(origin: string, meetingId: string): string {
-  return `${origin}/meeting/${meetingId}`;
-}
-
 function InvitePopover({ meetingId }: { meetingId: string }) {
-  const [copied, setCopied] = useState(false);
-  const link = shareLink(window.location.origin, meetingId);
-  useEffect(() => {
-    if (!copied) return;
-    const t = setTimeout(() => setCopied(false), COPIED_NOTICE_MS);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const { link, copied, copy: copyLink } = useCopyMeetingLink(meetingId);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      setCopied(true);
-    } catch {
-      const el = document.getElementById('invite-link') as HTMLInputElement | null;
-      el?.select();
-    }
+    if (await copyLink()) return;
+    // The clipboard refused: select the link so the person can copy it by hand.
+    const el = document.getElementById('invite-link') as HTMLInputElement | null;
+    el?.select();
   };
   return (
     <Popover.Root>
