@@ -31,6 +31,8 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
     mailer,
     publicUrl: app.config.publicUrl,
     log: app.log,
+    // The realtime plugin is registered after these routes; it is looked up when a meeting is deleted.
+    onDeleted: (meetingId) => app.realtime.meetingDeleted(meetingId),
   });
 
   // Who may call is decided before the body is read: 401/403 come before a 400.
