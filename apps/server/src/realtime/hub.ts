@@ -83,6 +83,7 @@ export class RoomHub {
       members: new Map(),
       bySession: new Map(),
       wentLive: false,
+      ended: false,
     };
     this.rooms.set(room.id, room);
     return room;
@@ -276,6 +277,33 @@ export class RoomHub {
       if (conn.member && conn.room) this.remove(conn.room, conn.member, 'left');
       conn.close(WS_CLOSE.sessionEnded, 'Session ended');
     }
+  }
+
+  /**
+   * Ends a meeting's room at once (the meeting was deleted): every participant is removed, its
+   * join token stops working and its socket is closed with WS_CLOSE.meetingEnded (4005). No
+   * meeting status is written (there is no row any more). Returns how many participants left.
+   */
+  endRoom(roomId: string, reason = 'This meeting has ended'): number {
+    const room = this.rooms.get(roomId);
+    if (!room) return 0;
+    this.rooms.delete(roomId);
+    room.ended = true;
+    const members = [...room.members.values()];
+    room.members.clear();
+    room.bySession.clear();
+    for (const member of members) {
+      this.clearGrace(member);
+      this.tokens.delete(member.tokenHash);
+      const conn = member.conn;
+      member.conn = null;
+      if (conn) {
+        conn.member = null;
+        conn.room = null;
+        conn.close(WS_CLOSE.meetingEnded, reason);
+      }
+    }
+    return members.length;
   }
 
   /** Counts for monitoring and tests. */

@@ -20,6 +20,11 @@ export interface Realtime {
   files: FilesService;
   /** Socket timings; tests may shorten them. */
   settings: ConnectionSettings;
+  /**
+   * The meeting (meetings.id) was deleted: its room ends now (sockets closed with 4005) and its
+   * stored files are removed. Never throws (the deletion itself has happened).
+   */
+  meetingDeleted(meetingId: string): Promise<void>;
 }
 
 /**
@@ -43,13 +48,22 @@ async function realtimePlugin(app: FastifyInstance): Promise<void> {
     },
   });
   const filesRepo = createFilesRepository(app.db.db);
+  const files = createFilesService(filesRepo, createStorage(app.config), { log: app.log });
   const realtime: Realtime = {
     hub,
     bus,
     rooms: createRoomService(roomsRepo, hub, { testRoom: app.config.env !== 'production' }),
     chat: createChatService(createChatRepository(app.db.db), filesRepo),
-    files: createFilesService(filesRepo, createStorage(app.config)),
+    files,
     settings: { joinTimeoutMs: WS_LIMITS.joinTimeoutMs, messagesPerSecond: WS_LIMITS.messagesPerSecond },
+    async meetingDeleted(meetingId) {
+      hub.endRoom(meetingId);
+      try {
+        await files.removeMeetingFiles(meetingId);
+      } catch (err) {
+        app.log.error({ err, meetingId }, 'could not remove the files of a deleted meeting');
+      }
+    },
   };
   app.decorate('realtime', realtime);
 

@@ -70,6 +70,8 @@ export interface Room {
   readonly bySession: Map<string, string>;
   /** True once an admitted participant connected (the meeting went live). */
   wentLive: boolean;
+  /** True once the room was ended (its meeting deleted): everyone was sent away. */
+  ended: boolean;
 }
 
 export function toRoomParticipant(m: Member): RoomParticipant {

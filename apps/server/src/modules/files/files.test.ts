@@ -1,18 +1,21 @@
-import { ROOM_FILE_LIMITS } from '@parley/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { ROOM_FILE_LIMITS, WS_CLOSE } from '@parley/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
-import { attachmentHeader } from './service.js';
+import { attachmentHeader, FILE_QUOTA, fileQuotaMessages } from './service.js';
 
 let t: TestContext;
 let ws: string;
 let http: string;
 let hostId: string;
+let hostCookie: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  ({ userId: hostId } = await signIn(t, { email: 'host@example.com' }));
+  ({ userId: hostId, cookie: hostCookie } = await signIn(t, { email: 'host@example.com' }));
   ({ ws, http } = await listen(t));
 });
 afterAll(async () => t.close());
@@ -150,5 +153,97 @@ describe('files', () => {
     });
     expect(noFile.status).toBe(415);
     a.socket.close();
+  });
+
+  it('refuses uploads beyond the meeting quota (413) or the participant file count (429), before storing anything', async () => {
+    const { quota } = t.app.realtime.files;
+    const saved = { ...quota };
+    quota.meetingBytes = PNG.length * 3;
+    quota.filesPerParticipant = 2;
+    try {
+      const m = await createMeeting(t, { hostId });
+      const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+      const b = await enter(t, ws, m.meetingId, { name: 'Bob' });
+      expect((await upload(m.meetingId, a.join.joinToken, PNG, '1.png')).status).toBe(201);
+      expect((await upload(m.meetingId, a.join.joinToken, PNG, '2.png')).status).toBe(201);
+      const third = await upload(m.meetingId, a.join.joinToken, PNG, '3.png');
+      expect(third.status).toBe(429);
+      expect(await third.json()).toEqual({ message: fileQuotaMessages(quota).tooManyFiles });
+      expect((await upload(m.meetingId, b.join.joinToken, PNG, '3.png')).status).toBe(201);
+      // The meeting now holds 3 × PNG: one byte more is refused, concurrent uploads included.
+      const over = await Promise.all([
+        upload(m.meetingId, b.join.joinToken, Buffer.from('x'), 'x.txt'),
+        upload(m.meetingId, b.join.joinToken, Buffer.from('y'), 'y.txt'),
+      ]);
+      expect(over.map((r) => r.status)).toEqual([413, 413]);
+      expect(await over[0]!.json()).toEqual({ message: fileQuotaMessages(quota).meetingFull });
+      const dir = path.join(t.config.dataDir, 'files', m.id);
+      expect(readdirSync(dir)).toHaveLength(3);
+      // Concurrent uploads that each fit alone do not pass the quota together.
+      const m2 = await createMeeting(t, { hostId });
+      quota.filesPerParticipant = 50;
+      const c = await enter(t, ws, m2.meetingId, { name: 'Cat' });
+      const race = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => upload(m2.meetingId, c.join.joinToken, PNG, `${i}.png`)),
+      );
+      expect(race.filter((r) => r.status === 201)).toHaveLength(3);
+      expect(race.filter((r) => r.status === 413)).toHaveLength(3);
+      expect(readdirSync(path.join(t.config.dataDir, 'files', m2.id))).toHaveLength(3);
+      for (const x of [a, b, c]) x.socket.close();
+    } finally {
+      Object.assign(quota, saved);
+    }
+    expect(quota).toEqual(FILE_QUOTA);
+  });
+
+  it('removes the stored bytes when the database refuses the row', async () => {
+    const m = await createMeeting(t, { hostId });
+    const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+    const spy = vi.spyOn(t.app.db.db, 'insert').mockImplementationOnce(() => {
+      throw new Error('database is down');
+    });
+    try {
+      const res = await upload(m.meetingId, a.join.joinToken, PNG, 'a.png');
+      expect(res.status).toBe(500);
+    } finally {
+      spy.mockRestore();
+    }
+    const dir = path.join(t.config.dataDir, 'files', m.id);
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    a.socket.close();
+  });
+
+  it('deleting a meeting ends its live room (4005) and removes its stored files', async () => {
+    const m = await createMeeting(t, { hostId });
+    const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+    const b = await enter(t, ws, m.meetingId, { name: 'Bob' });
+    const file = (await (await upload(m.meetingId, a.join.joinToken, PNG, 'a.png')).json()) as {
+      url: string;
+    };
+    const dir = path.join(t.config.dataDir, 'files', m.id);
+    expect(readdirSync(dir)).toHaveLength(1);
+
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/meetings/${m.meetingId}`,
+      headers: { cookie: hostCookie },
+    });
+    expect(del.statusCode).toBe(200);
+    for (const x of [a, b]) expect((await x.socket.closed).code).toBe(WS_CLOSE.meetingEnded);
+    expect(t.app.realtime.hub.getRoom(m.id)).toBeUndefined();
+    expect(existsSync(dir)).toBe(false);
+    // The old tokens open nothing any more; the link is gone.
+    const later = await upload(m.meetingId, a.join.joinToken, PNG, 'b.png');
+    expect(later.status).toBe(401);
+    const download = await fetch(`${http}${file.url}`, {
+      headers: { authorization: `Bearer ${b.join.joinToken}` },
+    });
+    expect(download.status).toBe(404);
+    const rejoin = await t.app.inject({
+      method: 'POST',
+      url: `/api/meetings/${m.meetingId}/join`,
+      payload: { name: 'Ann', isHost: false, isMuted: true, isVideoOn: true, sessionId: 'again' },
+    });
+    expect(rejoin.statusCode).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { meetingFiles, meetings, type MeetingFileRow } from '../../db/schema/index.js';
 
@@ -10,6 +10,20 @@ export function createFilesRepository(db: Database) {
       return inserted;
     },
 
+    /** Bytes stored for a meeting, and how many files one participant of it has shared. */
+    async usage(
+      meetingId: string,
+      uploaderId: string,
+    ): Promise<{ meetingBytes: number; memberFiles: number }> {
+      const [row] = await db
+        .select({
+          meetingBytes: sql<string>`coalesce(sum(${meetingFiles.size}), 0)`,
+          memberFiles: count(sql`case when ${meetingFiles.uploaderId} = ${uploaderId} then 1 end`),
+        })
+        .from(meetingFiles)
+        .where(eq(meetingFiles.meetingId, meetingId));
+      return { meetingBytes: Number(row?.meetingBytes ?? 0), memberFiles: Number(row?.memberFiles ?? 0) };
+    },
     async find(id: string): Promise<MeetingFileRow | null> {
       const [row] = await db.select().from(meetingFiles).where(eq(meetingFiles.id, id)).limit(1);
       return row ?? null;

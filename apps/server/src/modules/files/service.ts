@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
 import { ROOM_FILE_LIMITS, type RoomFile } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
 import type { Member, Room } from '../../realtime/types.js';
@@ -10,6 +11,19 @@ import type { FilesRepository } from './repository.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
 export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${ROOM_FILE_LIMITS.maxBytes / (1024 * 1024)} MB`;
+
+/** How much one meeting may store, and how many files one participant may share in it. */
+export interface FileQuota {
+  meetingBytes: number;
+  filesPerParticipant: number;
+}
+export const FILE_QUOTA: FileQuota = { meetingBytes: 500 * 1024 * 1024, filesPerParticipant: 50 };
+
+export const fileQuotaMessages = (quota: FileQuota) => ({
+  meetingFull: `This meeting's shared files have reached the limit of ${Math.round(quota.meetingBytes / (1024 * 1024))} MB`,
+  tooManyFiles: `You can share at most ${quota.filesPerParticipant} files in a meeting`,
+});
+export const MEETING_GONE_MESSAGE = 'This meeting has ended';
 
 /** A file name safe to store and show: no folders, no control characters, at most 200 characters. */
 export function cleanFileName(name: string | undefined): string {
@@ -30,8 +44,37 @@ export function attachmentHeader(name: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-export function createFilesService(repo: FilesRepository, storage: StorageProvider) {
+export function createFilesService(
+  repo: FilesRepository,
+  storage: StorageProvider,
+  options: { log: FastifyBaseLogger; quota?: FileQuota },
+) {
+  /** The quota in force; tests lower it. */
+  const quota: FileQuota = { ...(options.quota ?? FILE_QUOTA) };
+  /** Per meeting, the tail of the queue of quota checks + inserts (one at a time per meeting). */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(meetingId: string, task: () => Promise<T>): Promise<T> {
+    const previous = queues.get(meetingId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    queues.set(meetingId, tail);
+    void tail.then(() => {
+      if (queues.get(meetingId) === tail) queues.delete(meetingId);
+    });
+    return run;
+  }
+
+  /** 413 when the meeting's files would exceed its bytes, 429 when the participant has shared enough. */
+  async function checkQuota(room: Room, member: Member, adding: number): Promise<void> {
+    const usage = await repo.usage(room.id, member.id);
+    const messages = fileQuotaMessages(quota);
+    if (usage.memberFiles >= quota.filesPerParticipant) throw new HttpError(429, messages.tooManyFiles);
+    if (usage.meetingBytes + adding > quota.meetingBytes) throw new HttpError(413, messages.meetingFull);
+  }
+
   return {
+    quota,
+
     /** Files belong to a meeting row: the test room (ephemeral, no row) has none. */
     ensureSharing(room: Room): void {
       if (room.meeting.ephemeral) throw forbidden(TEST_ROOM_UNAVAILABLE);
@@ -46,6 +89,8 @@ export function createFilesService(repo: FilesRepository, storage: StorageProvid
       member: Member,
       upload: { filename: string | undefined; stream: Readable & { truncated?: boolean } },
     ): Promise<RoomFile> {
+      // Before any byte is written: a full meeting or a participant at its count is refused at once.
+      await checkQuota(room, member, 1);
       const id = randomUUID();
       const key = `${room.id}/${id}`;
       // The first bytes are kept as they pass through, for sniffing.
@@ -71,16 +116,39 @@ export function createFilesService(repo: FilesRepository, storage: StorageProvid
         await storage.remove(key);
         throw badRequest('The file is empty');
       }
-      const row = await repo.insert({
-        id,
-        meetingId: room.id,
-        uploaderId: member.id,
-        name: cleanFileName(upload.filename),
-        size,
-        mimeType: sniffMimeType(Buffer.concat(chunks)),
-        storageKey: key,
-      });
+      const insert = () =>
+        oneAtATime(room.id, async () => {
+          // Checked again with the real size, one upload of the meeting at a time, right before
+          // the row is written: concurrent uploads cannot together pass the quota.
+          await checkQuota(room, member, size);
+          // The meeting was deleted while the bytes were arriving (its room was ended).
+          if (room.ended) throw new HttpError(410, MEETING_GONE_MESSAGE);
+          return repo.insert({
+            id,
+            meetingId: room.id,
+            uploaderId: member.id,
+            name: cleanFileName(upload.filename),
+            size,
+            mimeType: sniffMimeType(Buffer.concat(chunks)),
+            storageKey: key,
+          });
+        });
+      let row;
+      try {
+        row = await insert();
+      } catch (err) {
+        // No row, no bytes: nothing else would ever remove them.
+        await storage.remove(key).catch((removeErr: unknown) => {
+          options.log.error({ err: removeErr, key }, 'could not remove the bytes of a refused upload');
+        });
+        throw err;
+      }
       return presentFile(row);
+    },
+
+    /** Removes the stored bytes of every file of a meeting (its rows go with the meeting). */
+    async removeMeetingFiles(meetingId: string): Promise<void> {
+      await storage.removePrefix(meetingId);
     },
 
     async findForDownload(id: string) {

@@ -40,5 +40,8 @@ export function createDiskStorage(root: string): StorageProvider {
     async remove(key) {
       await rm(resolve(key), { force: true });
     },
+    async removePrefix(prefix) {
+      await rm(resolve(prefix), { recursive: true, force: true });
+    },
   };
 }

@@ -12,6 +12,8 @@ export interface StorageProvider {
   read(key: string): Promise<{ stream: Readable; size: number }>;
   /** Removes the object; absent objects are fine. */
   remove(key: string): Promise<void>;
+  /** Removes every object whose key starts with `prefix/` (e.g. all files of a meeting). */
+  removePrefix(prefix: string): Promise<void>;
 }
 
 export class StorageNotFoundError extends Error {}
