@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { escapeHtml } from '../../http/html.js';
 import { parseMessage } from './mime.js';
 import { createOutboxRepository } from './repository.js';
 
@@ -15,15 +16,6 @@ const outboxMessageSchema = z.object({
   raw: z.string(),
 });
 type OutboxMessage = z.infer<typeof outboxMessageSchema>;
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 function renderPage(messages: OutboxMessage[]): string {
   const items = messages

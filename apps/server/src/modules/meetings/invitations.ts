@@ -1,4 +1,5 @@
 import { formatMeetingTime, nextOccurrence } from '@parley/protocol';
+import { escapeHtml } from '../../http/html.js';
 import type { CalendarPart, MailMessage } from '../../providers/mail/index.js';
 import { buildCalendar, type CalendarMeeting } from './calendar.js';
 
@@ -13,15 +14,6 @@ export interface InvitationMeeting extends Omit<CalendarMeeting, 'scheduledFor' 
 
 export function joinUrl(publicUrl: string, meetingId: string): string {
   return `${publicUrl}/meeting/${meetingId}`;
-}
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 const SUBJECT_PREFIX: Record<InvitationKind, string> = {

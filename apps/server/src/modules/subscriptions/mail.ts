@@ -1,11 +1,9 @@
 import { PRO_PLAN } from '@parley/protocol';
 import type { UserRow } from '../../db/schema/index.js';
+import { escapeHtml } from '../../http/html.js';
 import type { MailMessage } from '../../providers/mail/index.js';
 import type { ProviderSubscription } from '../../providers/payments/index.js';
 import { formatAmount } from './status.js';
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The confirmation email the success page mentions, sent when a subscription turns active. */
 export function confirmationEmail(user: UserRow, sub: ProviderSubscription, publicUrl: string): MailMessage {

@@ -1,13 +1,6 @@
-/** HTML of the development issuer's own pages. Styles are inline (the CSP allows inline styles, no inline scripts). */
+import { escapeHtml } from '../../http/html.js';
 
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** HTML of the development issuer's own pages. Styles are inline (the CSP allows inline styles, no inline scripts). */
 
 const STYLE = `
 *{box-sizing:border-box}
