@@ -36,6 +36,9 @@ export interface Realtime {
 async function realtimePlugin(app: FastifyInstance): Promise<void> {
   const bus = app.config.redisUrl ? await createRedisBus(app.config.redisUrl, app.log) : createInProcessBus();
   const roomsRepo = createRoomsRepository(app.db.db);
+  // Rooms live in this process only: a meeting still `live` from a previous run has no room.
+  const finished = await roomsRepo.finishAllLive();
+  if (finished > 0) app.log.info({ finished }, 'meetings left live by the previous run were finished');
   const hub = new RoomHub({
     bus,
     resumeGraceMs: WS_LIMITS.resumeGraceMs,

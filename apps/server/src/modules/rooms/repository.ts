@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { meetings, type MeetingRow } from '../../db/schema/index.js';
 
@@ -23,6 +23,23 @@ export function createRoomsRepository(db: Database) {
         .update(meetings)
         .set({ status, updatedAt: new Date() })
         .where(and(eq(meetings.id, id), eq(meetings.status, 'live')));
+    },
+
+    /**
+     * At start-up no room exists yet, so no meeting can be live: those left `live` by a restart
+     * or crash finish as if their last participant had left (instant → ended, scheduled →
+     * scheduled). Returns how many were changed.
+     */
+    async finishAllLive(): Promise<number> {
+      const rows = await db
+        .update(meetings)
+        .set({
+          status: sql`case when ${meetings.meetingType} = 'instant' then 'ended' else 'scheduled' end`,
+          updatedAt: new Date(),
+        })
+        .where(eq(meetings.status, 'live'))
+        .returning({ id: meetings.id });
+      return rows.length;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
@@ -245,5 +246,21 @@ describe('participants and meeting status', () => {
     b.socket.send({ type: 'leave_meeting' });
     await expect.poll(() => meetingStatus(t, instant.id)).toBe('ended');
     expect((await join(instant.meetingId, {})).statusCode).toBe(410);
+  });
+
+  it('at start-up, meetings left live by a previous run finish (instant ended, scheduled scheduled)', async () => {
+    const instant = await createMeeting(t, { hostId, status: 'live' });
+    const scheduled = await createMeeting(t, { hostId, meetingType: 'scheduled', status: 'live' });
+    const ended = await createMeeting(t, { hostId, status: 'ended' });
+    // A restart: another server process on the same database.
+    const restarted = await buildApp(t.config, { db: t.db });
+    try {
+      await restarted.ready();
+      expect(await meetingStatus(t, instant.id)).toBe('ended');
+      expect(await meetingStatus(t, scheduled.id)).toBe('scheduled');
+      expect(await meetingStatus(t, ended.id)).toBe('ended');
+    } finally {
+      await restarted.close();
+    }
   });
 });
