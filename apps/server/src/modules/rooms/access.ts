@@ -32,3 +32,18 @@ export function requireParticipant(
   }
   return found;
 }
+
+/**
+ * The meeting's signed-in owner (`hostId`), who may look at the room without having joined, or
+ * else an admitted participant of `publicMeetingId` as in requireParticipant (401/403).
+ */
+export function requireParticipantOrHost(
+  hub: RoomHub,
+  request: FastifyRequest,
+  publicMeetingId: string,
+  hostId: string | null,
+  what: string,
+): { isHost: true } | { isHost: false; room: Room; member: Member } {
+  if (hostId !== null && request.auth?.user.id === hostId) return { isHost: true };
+  return { isHost: false, ...requireParticipant(hub, request, publicMeetingId, what) };
+}

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
-import { enter, listen } from '../../../test/ws-client.js';
+import { enter, listen, postJoin } from '../../../test/ws-client.js';
 import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, ROOM_MESSAGES, UNKNOWN_MEETING_LOOKUPS } from './service.js';
 
 let t: TestContext;
@@ -225,7 +225,20 @@ describe('participants and meeting status', () => {
     expect((await list({ cookie: hostCookie })).json()).toHaveLength(1);
     const other = await createMeeting(t, { hostId });
     const stranger = await enter(t, ws, other.meetingId, { name: 'Stranger' });
-    expect((await list({ authorization: `Bearer ${stranger.join.joinToken}` })).statusCode).toBe(403);
+    const refused = await list({ authorization: `Bearer ${stranger.join.joinToken}` });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'Only participants of this meeting can see its participants' });
+    expect((await list({})).json()).toEqual({ message: 'Join the meeting to see its participants' });
+    // A guest still in the waiting room does not see who is inside.
+    const guarded = await createMeeting(t, { hostId, waitingRoom: true });
+    const waiting = await postJoin(t, guarded.meetingId, { name: 'Wait' });
+    expect(waiting.admission).toBe('waiting');
+    const fromWaiting = await t.app.inject({
+      method: 'GET',
+      url: `/api/meetings/${guarded.meetingId}/participants`,
+      headers: { authorization: `Bearer ${waiting.joinToken}` },
+    });
+    expect(fromWaiting.statusCode).toBe(403);
     a.socket.close();
     stranger.socket.close();
   });

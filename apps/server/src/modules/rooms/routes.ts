@@ -8,8 +8,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { forbidden, unauthorized } from '../../http/errors.js';
-import { presentedJoinToken, roomCookieName } from './access.js';
+import { requireParticipantOrHost, roomCookieName } from './access.js';
 import type { Caller } from './service.js';
 
 const params = z.object({ meetingId: z.string().max(64) });
@@ -74,16 +73,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
       const { meetingId } = request.params;
       const { hub, rooms } = app.realtime;
       const { room, hostId } = await rooms.roomOf(meetingId, caller(request));
-      const token = presentedJoinToken(request, meetingId);
-      const participant = token ? hub.findByToken(token) : null;
-      const isHost = hostId !== null && request.auth?.user.id === hostId;
-      if (!isHost && !participant) throw unauthorized('Join the meeting to see its participants');
-      if (
-        !isHost &&
-        (participant?.room.meeting.meetingId !== meetingId || participant.member.admission !== 'admitted')
-      ) {
-        throw forbidden('Only participants of this meeting can see its participants');
-      }
+      requireParticipantOrHost(hub, request, meetingId, hostId, 'see its participants');
       return room ? hub.participants(room) : [];
     },
   );
