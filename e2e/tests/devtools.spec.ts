@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { recordMediaTracks, recordedTracks, waitMediaReleased } from '../support/media-tracks.js';
 import { startServer } from '../support/server.js';
 
 const baseURL = inject('baseURL');
@@ -27,6 +28,7 @@ describe('developer test pages', () => {
   it('/video-test starts and stops the camera and shows the track', async () => {
     const page = await context.newPage();
     const errors = watchErrors(page);
+    await recordMediaTracks(page);
     await page.goto('/video-test');
     await page.getByRole('button', { name: 'Start Camera' }).click();
     await videoHasFrames(page, 'Camera');
@@ -36,13 +38,33 @@ describe('developer test pages', () => {
     await screenshot(page, 'video-test-desktop');
     await page.getByRole('button', { name: 'Stop Camera' }).click();
     await page.getByText('Camera is off').waitFor();
-    await expect(page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).resolves.toBe('/');
+    await expect(waitMediaReleased(page)).resolves.toEqual({ total: 1, live: [] });
+
+    // Leaving the page with the camera on turns it off.
+    await page.getByRole('button', { name: 'Start Camera' }).click();
+    await videoHasFrames(page, 'Camera');
+    await expect(recordedTracks(page)).resolves.toEqual({ total: 2, live: ['getUserMedia:video'] });
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect(waitMediaReleased(page)).resolves.toEqual({ total: 2, live: [] });
+
+    // Leaving while the browser is still answering: the late camera is stopped, not left on.
+    await page.goto('/video-test');
+    await page.getByRole('button', { name: 'Start Camera' }).waitFor();
+    await page.evaluate(() => {
+      document.querySelector<HTMLButtonElement>('main button')!.click();
+      document.querySelector<HTMLAnchorElement>('main a[href="/"]')!.click();
+    });
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect.poll(async () => (await recordedTracks(page)).total).toBe(1);
+    await expect(waitMediaReleased(page)).resolves.toEqual({ total: 1, live: [] });
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('/camera-test shows permission, cameras and a 640x480 track', async () => {
     const page = await context.newPage();
+    await recordMediaTracks(page);
     await page.goto('/camera-test');
     await videoHasFrames(page, 'Camera');
     await expect(page.getByTestId('camera-permission').textContent()).resolves.toBe('granted');
@@ -51,6 +73,11 @@ describe('developer test pages', () => {
     await page.getByRole('button', { name: 'Retry' }).click();
     await videoHasFrames(page, 'Camera');
     await screenshot(page, 'camera-test-desktop');
+    // Retry replaced the first camera (stopped); leaving the page stops the second.
+    await expect(recordedTracks(page)).resolves.toEqual({ total: 2, live: ['getUserMedia:video'] });
+    await page.getByRole('link', { name: 'Back to Home' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await expect(waitMediaReleased(page)).resolves.toEqual({ total: 2, live: [] });
     await page.close();
   });
 
