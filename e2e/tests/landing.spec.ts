@@ -39,8 +39,7 @@ describe.each([
     // The hero "video" is drawn and moving: two frames a moment apart differ.
     const frame = () => landing.heroVideo.evaluate((c: HTMLCanvasElement) => c.toDataURL('image/png'));
     const first = await frame();
-    await page.waitForTimeout(400);
-    expect(await frame()).not.toBe(first);
+    await expect.poll(frame, { timeout: 5000, interval: 100 }).not.toBe(first);
     await screenshot(page, `landing-hero-${label}`);
 
     for (const heading of ['Schedule Meeting', 'Start Instant Meeting', 'Join Meeting']) {
@@ -61,7 +60,8 @@ describe.each([
       expect(text).toContain(figure);
     }
     expect(text).toContain('$9.99');
-    // Signed out: no background-effects link.
+    // Signed out (once the user has loaded: the header offers Login): no background-effects link.
+    await page.locator('header a[href="/api/login"]').first().waitFor({ state: 'attached' });
     await expect(page.getByRole('link', { name: 'Test Background Effects' }).count()).resolves.toBe(0);
     await page.screenshot({ path: path.join(screenshotDir, `landing-full-${label}.png`), fullPage: true });
   });
@@ -140,6 +140,8 @@ describe.each([
     const waited = Date.now() - started;
     expect(waited).toBeGreaterThanOrEqual(900);
     expect(waited).toBeLessThan(5000);
+    // Let the login redirects finish, so they cannot interrupt the next test's navigation.
+    await page.waitForURL((u) => u.pathname.startsWith('/oidc/'));
   });
 
   it('loaded without script errors', () => {

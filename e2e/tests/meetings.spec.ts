@@ -5,7 +5,14 @@ import { LandingPage, toastWith } from '../pages/Landing.js';
 import { MyMeetingsPage } from '../pages/MyMeetings.js';
 import { SchedulePage } from '../pages/Schedule.js';
 import { becomePro } from '../pages/Subscribe.js';
-import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import {
+  VIEWPORTS,
+  horizontalOverflow,
+  launchBrowser,
+  newContext,
+  screenshot,
+  watchErrors,
+} from '../support/browser.js';
 
 const baseURL = inject('baseURL');
 const run = Date.now();
@@ -245,7 +252,9 @@ describe('meetings for a Pro user', () => {
     await meetings.confirmDialog.waitFor();
     await screenshot(page, 'my-meetings-delete-desktop');
     await meetings.confirmDialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(card.isVisible()).resolves.toBe(true);
+    // Cancel closes the dialog and deletes nothing.
+    await meetings.confirmDialog.waitFor({ state: 'detached' });
+    await expect(card.count()).resolves.toBe(1);
 
     await meetings.deleteMeeting('Weekly roadmap (moved)');
     expect(await toastWith(page, 'Meeting deleted')).toMatchObject({ title: 'Meeting deleted' });
@@ -264,9 +273,25 @@ describe('meetings for a Pro user', () => {
     await schedule.open();
     await schedule.fill({ title: 'Phone check', invitees: [{ email: ann, name: 'Ann' }] });
     await screenshot(p, 'schedule-phone');
-    await new MyMeetingsPage(p).open();
-    await new MyMeetingsPage(p).tab('Live Now').click();
+    await expect(horizontalOverflow(p)).resolves.toBe(0);
+    await expect(p.getByRole('button', { name: 'Schedule Meeting' }).isVisible()).resolves.toBe(true);
+    const meetings = new MyMeetingsPage(p);
+    await meetings.open();
+    await meetings.tab('Live Now').click();
+    const card = meetings.card("Priya's Meeting");
+    await card.waitFor();
     await screenshot(p, 'my-meetings-phone');
+    await expect(horizontalOverflow(p)).resolves.toBe(0);
+    // Every button of the card is on screen, inside the phone's width.
+    const buttons = card.getByRole('button');
+    const count = await buttons.count();
+    expect(count).toBeGreaterThanOrEqual(2);
+    for (let i = 0; i < count; i++) {
+      const box = await buttons.nth(i).boundingBox();
+      expect(box, `button ${i} of the card`).not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(VIEWPORTS.phone.width);
+    }
     await phone.close();
   });
 

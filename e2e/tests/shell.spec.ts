@@ -49,15 +49,18 @@ describe.each([
   it('follows each navigation link to its screen', async () => {
     const shell = new AppShell(page);
     await shell.goto('/');
+    // Signed out: each screen shows its own heading (the meeting screens ask to log in first).
     const targets = [
-      ['Schedule Meeting', '/schedule'],
-      ['My Meetings', '/meetings'],
-      ['Home', '/'],
+      ['Schedule Meeting', '/schedule', 'Login Required', 'Please log in to schedule meetings.'],
+      ['My Meetings', '/meetings', 'My Meetings', 'Please log in to see your meetings.'],
+      ['Home', '/', 'Meetings that remember everything.', null],
     ] as const;
-    for (const [name, path] of targets) {
+    for (const [name, path, heading, text] of targets) {
       await shell.follow(name);
       await page.waitForURL((u) => u.pathname === path);
-      await page.locator('h1').first().waitFor();
+      await shell.heading(heading).waitFor();
+      await expect(page.getByRole('heading', { level: 1 }).count()).resolves.toBe(1);
+      if (text) await page.getByText(text).waitFor();
     }
     await shell.follow('My Meetings');
     await shell.heading('My Meetings').waitFor();
