@@ -19,14 +19,31 @@ export const forbidden = (message: string, extra: Record<string, unknown> = {}) 
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
 
+/** Where and what is wrong, as zod reports it: a path inside the request part, and a message. */
+export interface InputIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/**
+ * The one wording of bad input, for the schema validation of every route and for the checks a
+ * route makes itself: `Invalid request: body.title: Required; params.meetingId: …`.
+ */
+export function formatZodIssues(issues: readonly InputIssue[], part = 'body'): string {
+  const parts = issues.map((i) => {
+    const where = i.path.map((p) => String(p)).join('.');
+    return `${part}${where ? `.${where}` : ''}: ${i.message}`;
+  });
+  return `Invalid request: ${parts.join('; ')}`;
+}
+
 function describeValidation(error: FastifyError): string {
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const parts = error.validation.map((v) => {
-      const where = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      const ctx = error.validationContext ?? 'body';
-      return `${ctx}${where ? `.${where}` : ''}: ${v.message}`;
-    });
-    return `Invalid request: ${parts.join('; ')}`;
+    const issues = error.validation.map((v) => ({
+      path: v.instancePath.split('/').filter(Boolean),
+      message: v.message ?? 'Invalid value',
+    }));
+    return formatZodIssues(issues, error.validationContext ?? 'body');
   }
   return `Invalid request: ${error.message}`;
 }

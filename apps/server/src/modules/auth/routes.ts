@@ -1,7 +1,7 @@
 import { profileUpdateSchema, userSchema } from '@parley/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest, formatZodIssues, notFound } from '../../http/errors.js';
 import { createUsersRepository } from '../users/repository.js';
 import { requireUser, signedInFirst } from './guards.js';
 
@@ -30,11 +30,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(request);
       if ('email' in request.body) throw badRequest('Email cannot be changed');
       const parsed = profileUpdateSchema.safeParse(request.body);
-      if (!parsed.success) {
-        throw badRequest(
-          `Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}`,
-        );
-      }
+      if (!parsed.success) throw badRequest(formatZodIssues(parsed.error.issues));
       const row = await users.updateProfile(user.id, parsed.data);
       if (!row) throw notFound('User not found');
       return toUser(row);

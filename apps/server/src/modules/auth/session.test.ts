@@ -80,7 +80,10 @@ describe('sessions and the current user', () => {
     const email = await send({ firstName: 'Cy', email: 'evil@example.com' });
     expect(email.statusCode).toBe(400);
     expect(email.json()).toEqual({ message: 'Email cannot be changed' });
-    expect((await send({ firstName: 'x'.repeat(101) })).statusCode).toBe(400);
+    const long = await send({ firstName: 'x'.repeat(101) });
+    expect(long.statusCode).toBe(400);
+    // The same wording as every other route's bad input: where (body.firstName), then what.
+    expect(long.json().message).toMatch(/^Invalid request: body\.firstName: /);
     expect((await send({ firstName: 42 })).statusCode).toBe(400);
     expect((await send([1, 2])).statusCode).toBe(400);
   });

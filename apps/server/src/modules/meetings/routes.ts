@@ -11,16 +11,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest } from '../../http/errors.js';
+import { badRequest, formatZodIssues } from '../../http/errors.js';
 import { createMailer } from '../../providers/mail/index.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { requirePro } from '../subscriptions/access.js';
 import { createMeetingsRepository } from './repository.js';
 import { createMeetingsService } from './service.js';
-
-function zodMessage(error: z.ZodError): string {
-  return `Invalid request: ${error.issues.map((i) => `body${i.path.length ? `.${i.path.join('.')}` : ''}: ${i.message}`).join('; ')}`;
-}
 
 /** Meetings: create, schedule, edit, delete, list, invitations (spec §7). */
 export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -55,7 +51,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       // The union accepted the fields; the cross-field rules (recurrence) are checked here.
       const parsed = scheduledMeetingBodySchema.safeParse(body);
-      if (!parsed.success) throw badRequest(zodMessage(parsed.error));
+      if (!parsed.success) throw badRequest(formatZodIssues(parsed.error.issues));
       return reply.status(201).send(await meetings.createScheduled(user, parsed.data));
     },
   );
