@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PRO_PLAN, digitsOnly, validateCardInput, type CardError } from '@parley/protocol';
 import type { Database } from '../../db/index.js';
 import { createSandboxStore, type SandboxObject } from './sandbox-store.js';
@@ -176,6 +176,12 @@ export interface SandboxPayments extends PaymentsProvider {
   signWebhookPayload(payload: string, timestamp?: number): string;
 }
 
+/** Compares two secrets in constant time (over their digests, so lengths may differ). */
+function sameSecret(expected: string, presented: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v).digest();
+  return timingSafeEqual(digest(expected), digest(presented));
+}
+
 export function createSandboxProvider(
   db: Database,
   options: { webhookSecret?: string } = {},
@@ -224,9 +230,9 @@ export function createSandboxProvider(
   }
 
   async function findIntent(clientSecret: string): Promise<Intent> {
-    const id = clientSecret.slice(0, clientSecret.indexOf('_secret_'));
-    const intent = await store.get<Intent>(id);
-    if (!intent || intent.client_secret !== clientSecret) {
+    const at = clientSecret.indexOf('_secret_');
+    const intent = at > 0 ? await store.get<Intent>(clientSecret.slice(0, at)) : undefined;
+    if (!intent || !sameSecret(intent.client_secret, clientSecret)) {
       throw new SandboxCardError(404, {
         type: 'validation_error',
         code: 'resource_missing',
@@ -234,6 +240,17 @@ export function createSandboxProvider(
       });
     }
     return intent;
+  }
+
+  /** The intent moves from the status it was read with to `next`; 400 if another request moved it first. */
+  async function transition(intent: Intent, next: Intent): Promise<void> {
+    if (!(await store.putIfStatus(next, [intent.status]))) {
+      throw new SandboxCardError(400, {
+        type: 'validation_error',
+        code: `${intent.object}_unexpected_state`,
+        message: 'This payment was changed by another request. Reload the page and try again.',
+      });
+    }
   }
 
   /** The intent went through: mark it, pay the invoice, activate the subscription. */
@@ -244,13 +261,7 @@ export function createSandboxProvider(
       payment_method: paymentMethodId,
       next_action: null,
     };
-    if (!(await store.putIfStatus(done, [intent.status]))) {
-      throw new SandboxCardError(400, {
-        type: 'validation_error',
-        code: `${intent.object}_unexpected_state`,
-        message: 'This payment was changed by another request. Reload the page and try again.',
-      });
-    }
+    await transition(intent, done);
     await emit(`${intent.object}.succeeded`, done);
 
     const customer = await store.get<
@@ -271,8 +282,9 @@ export function createSandboxProvider(
           amount_paid: invoice.amount_due,
           status_transitions: { paid_at: nowSeconds() },
         };
-        await store.put(paid);
-        await emit('invoice.paid', paid, { status: invoice.status });
+        if (await store.putIfStatus(paid, [invoice.status])) {
+          await emit('invoice.paid', paid, { status: invoice.status });
+        }
       }
     }
     if (intent.metadata.subscription) {
@@ -293,8 +305,9 @@ export function createSandboxProvider(
             })),
           },
         };
-        await store.put(active);
-        await emit('customer.subscription.updated', active, { status: sub.status });
+        if (await store.putIfStatus(active, [sub.status])) {
+          await emit('customer.subscription.updated', active, { status: sub.status });
+        }
       }
     }
   }
@@ -316,7 +329,7 @@ export function createSandboxProvider(
         ? { last_payment_error: lastError }
         : { last_setup_error: lastError }),
     };
-    await store.put(failed);
+    await transition(intent, failed);
     await emit(
       intent.object === 'payment_intent' ? 'payment_intent.payment_failed' : 'setup_intent.setup_failed',
       failed,
@@ -530,7 +543,7 @@ export function createSandboxProvider(
           payment_method: paymentMethod.id,
           next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect' } },
         };
-        await store.put(waiting);
+        await transition(intent, waiting);
         await emit(`${intent.object}.requires_action`, waiting);
         return { id: intent.id, object: intent.object, status: 'requires_action' };
       }
