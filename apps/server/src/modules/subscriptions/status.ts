@@ -1,12 +1,24 @@
 import type { SubscriptionStatus } from '@parley/protocol';
 import type { SubscriptionRow } from '../../db/schema/index.js';
 import { LIVE_STATUSES } from '../../providers/payments/types.js';
-import { grantsPro } from './access.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+const PRO_STATUSES: ReadonlySet<string> = new Set(['active', 'trialing']);
 
+/** The paid period has not ended (a subscription without an end date has no end yet). */
 const periodOpen = (row: Pick<SubscriptionRow, 'currentPeriodEnd'>, now: Date) =>
   !row.currentPeriodEnd || row.currentPeriodEnd > now;
+
+/**
+ * The "is Pro" rule for a subscription row (or none): active or trialing, and its paid period open.
+ * isPro (access.ts) asks it for a user; the status API reports it as isActive.
+ */
+export function grantsPro(
+  row: Pick<SubscriptionRow, 'status' | 'currentPeriodEnd'> | undefined,
+  now: Date = new Date(),
+): boolean {
+  return !!row && PRO_STATUSES.has(row.status) && periodOpen(row, now);
+}
 
 /** A subscription that still runs: a second one must not be created next to it. */
 export function isLiveRow(
