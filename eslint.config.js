@@ -57,4 +57,15 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Boundaries (DESIGN.md): external services are reached through adapters in providers/.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/providers/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'ioredis', message: 'Use the room bus adapter in providers/bus.' }] },
+      ],
+    },
+  },
 );

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../test/app.js';
 import { createMeeting } from '../../test/meetings.js';
 import { enter, listen } from '../../test/ws-client.js';
-import { createRedisBus, type BusEnvelope } from './bus.js';
+import { createRedisBus, type BusEnvelope } from '../providers/bus/index.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 

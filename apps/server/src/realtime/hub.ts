@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { WS_CLOSE, type ServerMessage } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Audience, BusEnvelope, RoomBus } from './bus.js';
+import type { Audience, BusEnvelope, RoomBus } from '../providers/bus/index.js';
 import {
   toRoomParticipant,
   type Admission,

@@ -7,8 +7,8 @@ import { createFilesRepository } from '../modules/files/repository.js';
 import { createFilesService, type FilesService } from '../modules/files/service.js';
 import { createRoomsRepository } from '../modules/rooms/repository.js';
 import { createRoomService, type RoomService } from '../modules/rooms/service.js';
+import { createRoomBus, type RoomBus } from '../providers/bus/index.js';
 import { createStorage } from '../providers/storage/index.js';
-import { createInProcessBus, createRedisBus, type RoomBus } from './bus.js';
 import type { ConnectionSettings } from './connection.js';
 import { RoomHub } from './hub.js';
 
@@ -34,7 +34,7 @@ export interface Realtime {
  * has left (after the grace period) an instant meeting ends and a scheduled one is scheduled again.
  */
 async function realtimePlugin(app: FastifyInstance): Promise<void> {
-  const bus = app.config.redisUrl ? await createRedisBus(app.config.redisUrl, app.log) : createInProcessBus();
+  const bus = await createRoomBus(app.config.redisUrl, app.log);
   const roomsRepo = createRoomsRepository(app.db.db);
   // Rooms live in this process only: a meeting still `live` from a previous run has no room.
   const finished = await roomsRepo.finishAllLive();

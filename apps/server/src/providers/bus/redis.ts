@@ -1,49 +1,6 @@
-import type { ServerMessage } from '@parley/protocol';
-import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-
-/** Who in a room receives a message. */
-export type Audience =
-  | { kind: 'all'; except?: string }
-  | { kind: 'hosts' }
-  | { kind: 'one'; participantId: string; echoRequestId?: string };
-
-/** One room message on its way to the sockets of that room, wherever they are connected. */
-export interface BusEnvelope {
-  roomId: string;
-  to: Audience;
-  message: ServerMessage;
-}
-
-/**
- * Fan-out of room messages. The hub publishes every message that leaves a room through the bus
- * and delivers what the bus hands it to the sockets it holds. In-process by default; Redis
- * pub/sub when REDIS_URL is set, so that messages published by one server instance (or another
- * process, e.g. an AI worker) reach sockets held by every instance.
- */
-export interface RoomBus {
-  readonly kind: 'in-process' | 'redis';
-  publish(envelope: BusEnvelope): void;
-  /** The one consumer (the hub); called for every envelope, including this instance's own. */
-  subscribe(handler: (envelope: BusEnvelope) => void): void;
-  close(): Promise<void>;
-}
-
-export function createInProcessBus(): RoomBus {
-  let handler: ((e: BusEnvelope) => void) | null = null;
-  return {
-    kind: 'in-process',
-    publish(envelope) {
-      handler?.(envelope);
-    },
-    subscribe(h) {
-      handler = h;
-    },
-    async close() {
-      handler = null;
-    },
-  };
-}
+import { Redis } from 'ioredis';
+import type { BusEnvelope, RoomBus } from './types.js';
 
 export const REDIS_CHANNEL_PREFIX = 'parley:room:';
 
