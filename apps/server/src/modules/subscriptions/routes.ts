@@ -85,29 +85,20 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/api/subscription/cancel',
-    {
-      preValidation: signedInFirst,
-      schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      return service.cancel(user, request.body.email);
-    },
-  );
-
-  app.post(
-    '/api/subscription/reactivate',
-    {
-      preValidation: signedInFirst,
-      schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } },
-    },
-    async (request) => {
-      const user = requireUser(request);
-      return service.reactivate(user, request.body.email);
-    },
-  );
+  // Cancel at period end, and undo it: the same action with the setting turned off or on.
+  for (const [url, autoRenew] of [
+    ['/api/subscription/cancel', false],
+    ['/api/subscription/reactivate', true],
+  ] as const) {
+    app.post(
+      url,
+      {
+        preValidation: signedInFirst,
+        schema: { body: subscriptionEmailBodySchema, response: { 200: subscriptionActionResponseSchema } },
+      },
+      async (request) => service.setAutoRenew(requireUser(request), request.body.email, autoRenew),
+    );
+  }
 
   await app.register(confirmRoute, { service });
   await app.register(webhookRoute, { provider: { verify: provider.verifyWebhook.bind(provider) }, events });

@@ -122,32 +122,35 @@ export function createSubscriptionService(
       };
     },
 
-    async cancel(user: UserRow, email: string): Promise<SubscriptionActionResponse> {
-      requireOwnEmail(user, email);
-      const row = await repo.findByUser(user.id);
-      if (!row || !isLiveRow(row)) throw badRequest('You have no active subscription to cancel');
-      if (!row.cancelAtPeriodEnd) {
-        const readAt = new Date();
-        await events.syncFromProvider(await provider.setCancelAtPeriodEnd(row.subscriptionId, true), readAt);
-      }
-      return {
-        message: 'Your subscription will end at the current billing period.',
-        status: toSubscriptionStatus(await repo.findByUser(user.id)),
-      };
-    },
-
-    async reactivate(user: UserRow, email: string): Promise<SubscriptionActionResponse> {
+    /**
+     * Cancel at period end (`autoRenew` false) or undo that (true). Both need a subscription that
+     * still runs; the provider is only called when the setting changes.
+     */
+    async setAutoRenew(
+      user: UserRow,
+      email: string,
+      autoRenew: boolean,
+    ): Promise<SubscriptionActionResponse> {
       requireOwnEmail(user, email);
       const row = await repo.findByUser(user.id);
       if (!row || !isLiveRow(row)) {
-        throw badRequest('Your subscription has ended. Subscribe again to get Pro.');
+        throw badRequest(
+          autoRenew
+            ? 'Your subscription has ended. Subscribe again to get Pro.'
+            : 'You have no active subscription to cancel',
+        );
       }
-      if (row.cancelAtPeriodEnd) {
+      if (row.cancelAtPeriodEnd === autoRenew) {
         const readAt = new Date();
-        await events.syncFromProvider(await provider.setCancelAtPeriodEnd(row.subscriptionId, false), readAt);
+        await events.syncFromProvider(
+          await provider.setCancelAtPeriodEnd(row.subscriptionId, !autoRenew),
+          readAt,
+        );
       }
       return {
-        message: 'Your subscription will renew at the end of the current billing period.',
+        message: autoRenew
+          ? 'Your subscription will renew at the end of the current billing period.'
+          : 'Your subscription will end at the current billing period.',
         status: toSubscriptionStatus(await repo.findByUser(user.id)),
       };
     },
