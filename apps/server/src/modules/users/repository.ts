@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { users, type UserRow } from '../../db/schema/index.js';
 
@@ -14,11 +14,6 @@ export function createUsersRepository(db: Database) {
   return {
     async findById(id: string): Promise<UserRow | undefined> {
       const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      return row;
-    },
-
-    async findByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
       return row;
     },
 
@@ -50,15 +45,6 @@ export function createUsersRepository(db: Database) {
         .set({ ...patch, updatedAt: new Date() })
         .where(eq(users.id, id))
         .returning();
-      return row;
-    },
-
-    async findByIdentity(issuer: string, subject: string): Promise<UserRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(users)
-        .where(and(eq(users.issuer, issuer), eq(users.subject, subject)))
-        .limit(1);
       return row;
     },
   };

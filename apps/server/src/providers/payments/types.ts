@@ -60,7 +60,10 @@ export interface PaymentsProvider {
   /** Cancel at period end (true) or undo that (false). */
   setCancelAtPeriodEnd(id: string, cancelAtPeriodEnd: boolean): Promise<ProviderSubscription>;
 
-  /** A setup intent to save a card for later off-session charges (billing). Returns its client secret. */
+  /**
+   * A setup intent to save a card for later off-session charges. Nothing calls it yet: the billing
+   * issue (free-tier overage at 10 cents a minute needs a saved card) will; kept for it.
+   */
   createSetupIntent(input: {
     customerId: string;
     idempotencyKey: string;
