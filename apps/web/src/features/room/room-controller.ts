@@ -3,6 +3,7 @@ import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/proto
 import { classifyJoinError, joinChoiceStore, meetingSessionId } from './api';
 import type { EndKind } from './components/StatusScreens';
 import { installDebugHandle } from './debug';
+import { PeerConnectionReserve, mediaPermissionGranted } from './media/connection-reserve';
 import { LocalMedia } from './media/local-media';
 import { loadPreferences } from './preferences';
 import { RoomSession, type Notice } from './room-session';
@@ -62,6 +63,8 @@ export class RoomController {
   private sessionCleanup: (() => void) | null = null;
   private running = false;
   private attempt = 0;
+  /** Peer connections made ahead of the links that use them (see connection-reserve.ts). */
+  private reserve: PeerConnectionReserve | null = null;
 
   constructor(private readonly opts: RoomControllerOptions) {}
 
@@ -93,16 +96,36 @@ export class RoomController {
     const audio = rejoin ? rejoin.audio : auto || !prefs.joinMuted;
     const video = rejoin ? rejoin.video : auto || !prefs.joinCameraOff;
     const media = new LocalMedia();
-    void media.start({ audio, video });
+    const started = media.start({ audio, video });
+    this.prepareConnections(media, started);
     this.set({ media, phase: { k: 'prejoin' } });
     if (rejoin) this.join(rejoin);
     else if (auto) this.join({ name: this.opts.queryName, audio: true, video: true });
+  }
+
+  /**
+   * Makes the first peer connection ahead of the join (see connection-reserve.ts), as soon as the
+   * page may use the camera or microphone: Chromium decides when a connection is made whether it
+   * may see the network interfaces, so one made before a first-time permission prompt is answered
+   * would stay without them.
+   */
+  private prepareConnections(media: LocalMedia, started: Promise<void>): void {
+    if (typeof RTCPeerConnection !== 'function') return;
+    const make = () => {
+      if (this.running && this.snapshot.media === media && !this.reserve) {
+        this.reserve = new PeerConnectionReserve();
+      }
+    };
+    void mediaPermissionGranted().then((granted) => granted && make());
+    void started.then(() => (media.audioTrack || media.cameraTrack) && make());
   }
 
   /** Releases everything (unmount): the socket, the peer connections, the camera. */
   stop(): void {
     this.running = false;
     this.endSession();
+    this.reserve?.dispose();
+    this.reserve = null;
     this.snapshot.media?.stop();
     this.set({ media: null });
   }
@@ -155,6 +178,7 @@ export class RoomController {
       }),
       media,
       notify: this.opts.notify,
+      createPeerConnection: (config) => this.reserve?.take(config) ?? new RTCPeerConnection(config),
       log: (msg, extra) => console.info(`[room] ${msg}`, extra ?? ''),
     });
     const uninstall = installDebugHandle(session);
@@ -194,6 +218,8 @@ export class RoomController {
   private end(kind: EndKind, detail: string | null): void {
     if (kind !== 'connection_lost') joinChoiceStore.clear(this.opts.meetingId);
     this.endSession();
+    this.reserve?.dispose();
+    this.reserve = null;
     this.snapshot.media?.stop();
     this.set({ phase: { k: 'end', kind, detail }, media: null });
   }

@@ -39,6 +39,8 @@ export interface RoomSessionOptions {
   media: LocalMedia;
   notify: (n: Notice) => void;
   createSocket?: (url: string) => WebSocketLike;
+  /** Where peer connections come from (the room page's PeerConnectionReserve). */
+  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
   log?: (msg: string, extra?: unknown) => void;
 }
 
@@ -70,6 +72,7 @@ export class RoomSession {
       local: this.media.tracks(),
       send: (m) => this.signal.send(m),
       log: opts.log,
+      createPeerConnection: opts.createPeerConnection,
     });
     this.snapshot = {
       signal: this.signal.getSnapshot(),

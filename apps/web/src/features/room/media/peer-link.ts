@@ -85,11 +85,7 @@ export class PeerLink {
     this.polite = opts.polite;
     this.local = opts.local;
     this.remoteStream = new MediaStream();
-    const config: RTCConfiguration = {
-      iceServers: opts.iceServers,
-      iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE,
-      bundlePolicy: 'max-bundle',
-    };
+    const config = peerConnectionConfig(opts.iceServers);
     this.pc = opts.createPeerConnection ? opts.createPeerConnection(config) : new RTCPeerConnection(config);
     this.wire();
     if (opts.initiator) this.addLocalTransceivers();
@@ -272,9 +268,10 @@ export class PeerLink {
 
   /**
    * A pair that negotiated but does not connect. With no local ICE candidate at all, this
-   * connection can never work (seen in Chromium when its pooled candidates were gathered while the
-   * network list was empty; restarts reuse that pool): the link asks to be rebuilt, and the other
-   * side rebuilds too when it sees the new SDP session. With candidates but no connection (signals
+   * connection can never work (Chromium: a connection that never learnt its network list, see
+   * connection-reserve.ts; restarts do not help): the link asks to be rebuilt, and the other side
+   * rebuilds too when it sees the new SDP session. The room takes its connections from a reserve
+   * so this stays a safety net. With candidates but no connection (signals
    * lost while a socket was down), the impolite side restarts ICE, a few times at most.
    */
   private watchConnect(): void {
@@ -362,6 +359,11 @@ export class PeerLink {
     this.pc.onsignalingstatechange = null;
     this.pc.close();
   }
+}
+
+/** The configuration of every peer connection of the room (spec §9: the candidate pool). */
+export function peerConnectionConfig(iceServers: RTCIceServer[]): RTCConfiguration {
+  return { iceServers, iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE, bundlePolicy: 'max-bundle' };
 }
 
 /** The pair rule: the participant with the larger id is polite. Both ends compute the same. */
