@@ -11,6 +11,7 @@ import authPlugin from './modules/auth/plugin.js';
 import { oidcRoutes } from './modules/auth/oidc-routes.js';
 import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import mailPlugin from './modules/mail/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
@@ -60,6 +61,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
   await app.register(authPlugin);
+  await app.register(mailPlugin);
   await app.register(healthRoutes, { db });
   await app.register(userRoutes);
   await app.register(oidcRoutes);

@@ -12,7 +12,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, formatZodIssues } from '../../http/errors.js';
-import { createMailer } from '../../providers/mail/index.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { requirePro } from '../subscriptions/access.js';
 import { createMeetingsRepository } from './repository.js';
@@ -20,11 +19,9 @@ import { createMeetingsService } from './service.js';
 
 /** Meetings: create, schedule, edit, delete, list, invitations (spec §7). */
 export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const mailer = createMailer(app.config, app.db.db);
-  app.addHook('onClose', async () => mailer.close());
   const meetings = createMeetingsService({
     repo: createMeetingsRepository(app.db.db),
-    mailer,
+    mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     log: app.log,
     // The realtime plugin is registered after these routes; it is looked up when a meeting is deleted.

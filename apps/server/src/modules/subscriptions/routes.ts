@@ -20,7 +20,6 @@ import {
   createPaymentsProvider,
   type SandboxPayments,
 } from '../../providers/payments/index.js';
-import { createMailer } from '../../providers/mail/index.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { createUsersRepository } from '../users/repository.js';
 import { confirmationEmail } from './mail.js';
@@ -40,12 +39,10 @@ const cardErrorSchema = z.object({
 /** Pro subscription API (spec §7), the payment webhook and the sandbox's card API. */
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { provider, sandbox } = createPaymentsProvider(app.config.stripe, app.db.db);
-  const mailer = createMailer(app.config, app.db.db);
-  app.addHook('onClose', async () => mailer.close());
   const users = createUsersRepository(app.db.db);
   const events = createPaymentEventHandler(app.db.db, provider, app.log, async (userId, sub) => {
     const user = await users.findById(userId);
-    if (user) await mailer.send(confirmationEmail(user, sub, app.config.publicUrl));
+    if (user) await app.mailer.send(confirmationEmail(user, sub, app.config.publicUrl));
   });
   const service = createSubscriptionService(app.db.db, provider, events, app.log);
   sandbox?.setEventSink(async (event) => {

@@ -1,7 +1,5 @@
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/index.js';
-import { mailOutbox } from '../../db/schema/index.js';
 
 /**
  * Outgoing mail, behind one interface: SMTP when SMTP_URL is set, otherwise the outbox table (the
@@ -74,21 +72,22 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   };
 }
 
-export function createOutboxMailer(db: Database, from: string): Mailer {
+/** Where the outbox mailer keeps a rendered message (the mail module's repository). */
+export type OutboxStore = (entry: { to: string; subject: string; raw: string }) => Promise<void>;
+
+export function createOutboxMailer(store: OutboxStore, from: string): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     kind: 'outbox',
     async send(message) {
       const info = await transport.sendMail(toNodemailer(from, message));
       const raw = Buffer.isBuffer(info.message) ? info.message.toString('utf8') : String(info.message);
-      await db.insert(mailOutbox).values({ to: message.to.email, subject: message.subject, raw });
+      await store({ to: message.to.email, subject: message.subject, raw });
     },
     close: () => transport.close(),
   };
 }
 
-export function createMailer(config: Config, db: Database): Mailer {
-  return config.mail.smtpUrl
-    ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
-    : createOutboxMailer(db, config.mail.from);
+export function createMailer(mail: Config['mail'], outbox: OutboxStore): Mailer {
+  return mail.smtpUrl ? createSmtpMailer(mail.smtpUrl, mail.from) : createOutboxMailer(outbox, mail.from);
 }
