@@ -65,14 +65,18 @@ export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: 
 
   /**
    * The meeting row of a public id; unknown ids count against the client's lookup budget. The
-   * lookup is counted before the query (concurrent lookups cannot all pass the check) and taken
-   * back when the meeting exists.
+   * budget is checked again when the answer is known: lookups that were in flight together cannot
+   * reveal more than the budget allows (past it, known and unknown ids alike get 429), while
+   * concurrent lookups of a meeting that exists are not held back.
    */
   async function findMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
-    if (!unknownLookups.tryRecord(caller.clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
+    const key = caller.clientKey;
+    if (unknownLookups.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
     const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
+    const spent = unknownLookups.isBlocked(key);
+    if (!meeting) unknownLookups.record(key);
+    if (spent) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
     if (!meeting) throw notFound(ROOM_MESSAGES.notFound);
-    unknownLookups.undo(caller.clientKey);
     return meeting;
   }
 
