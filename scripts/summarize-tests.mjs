@@ -20,5 +20,15 @@ for (const file of process.argv.slice(2)) {
     if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
   }
 }
+// A runner that exited non-zero without a failed test (unhandled errors outside any test) counts
+// as one failure, so the closing line never says "0 failed" for a failed run.
+for (const rc of (process.env.SUITE_EXIT_CODES ?? '').split(',').filter(Boolean)) {
+  if (rc !== '0' && failed === 0) {
+    console.error(
+      `a suite exited with ${rc} without a failed test (errors outside tests): counted as a failure`,
+    );
+    failed += 1;
+  }
+}
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 ? 1 : 0);

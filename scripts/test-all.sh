@@ -15,6 +15,6 @@ unit_rc=$?
 bash scripts/run-e2e.sh
 e2e_rc=$?
 
-node scripts/summarize-tests.mjs test-results/unit.json test-results/e2e.json
+SUITE_EXIT_CODES="$unit_rc,$e2e_rc" node scripts/summarize-tests.mjs test-results/unit.json test-results/e2e.json
 sum_rc=$?
 if [ $unit_rc -ne 0 ] || [ $e2e_rc -ne 0 ] || [ $sum_rc -ne 0 ]; then exit 1; fi

@@ -53,7 +53,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   });
 
   const ownsDb = !deps.db;
-  const db = deps.db ?? (await createDb({ ...config.database, migrationsDir: config.migrationsDir }));
+  const db =
+    deps.db ??
+    (await createDb({
+      ...config.database,
+      migrationsDir: config.migrationsDir,
+      onIdleError: (err) => app.log.warn({ err }, 'idle database connection failed; the pool replaces it'),
+    }));
   app.decorate('config', config);
   app.decorate('db', db);
   if (ownsDb) app.addHook('onClose', async () => db.close());

@@ -27,6 +27,11 @@ export interface DbOptions {
   /** PGlite data folder, or `memory://` for a throw-away database. */
   pgliteDir: string;
   migrationsDir: string;
+  /**
+   * Told when an idle pooled PostgreSQL connection fails (server restart, admin termination).
+   * Without a listener node-postgres would crash the process; the pool replaces the connection.
+   */
+  onIdleError?: (err: Error) => void;
 }
 
 /**
@@ -36,6 +41,7 @@ export interface DbOptions {
 export async function createDb(options: DbOptions): Promise<DbHandle> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    pool.on('error', (err) => options.onIdleError?.(err));
     const db = drizzleNodePg(pool, { schema });
     await migrateNodePg(db, { migrationsFolder: options.migrationsDir });
     return {
