@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { DevSignInPage, headerUserName, signIn } from '../pages/DevSignIn.js';
 import { SettingsPage } from '../pages/Settings.js';
-import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { VIEWPORTS, screenshot } from '../support/browser.js';
+import { usePage } from '../support/fixture.js';
 
 const baseURL = inject('baseURL');
 
@@ -15,20 +16,12 @@ describe.each([
   ['desktop', VIEWPORTS.desktop],
   ['phone', VIEWPORTS.phone],
 ] as const)('sign-in, profile and settings on %s', (label, viewport) => {
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
   const who = { email: `ann.${label}@example.com`, firstName: 'Ann', lastName: 'Lee' };
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await newContext(browser, baseURL, viewport);
-    page = await context.newPage();
-    errors = watchErrors(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
+  usePage(baseURL, viewport, (p, e) => {
+    page = p;
+    errors = e;
   });
 
   it('shows Access Denied on Settings when logged out, and Go Home leads home', async () => {

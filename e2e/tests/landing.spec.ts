@@ -1,16 +1,10 @@
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signIn } from '../pages/DevSignIn.js';
 import { LandingPage, toastWith } from '../pages/Landing.js';
-import {
-  VIEWPORTS,
-  launchBrowser,
-  newContext,
-  screenshot,
-  screenshotDir,
-  watchErrors,
-} from '../support/browser.js';
+import { VIEWPORTS, launchBrowser, newContext, screenshot, screenshotDir } from '../support/browser.js';
+import { usePage } from '../support/fixture.js';
 
 const baseURL = inject('baseURL');
 
@@ -18,19 +12,11 @@ describe.each([
   ['desktop', VIEWPORTS.desktop],
   ['phone', VIEWPORTS.phone],
 ] as const)('landing page on %s', (label, viewport) => {
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await newContext(browser, baseURL, viewport);
-    page = await context.newPage();
-    errors = watchErrors(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
+  usePage(baseURL, viewport, (p, e) => {
+    page = p;
+    errors = e;
   });
 
   it('shows the hero video, the cards, the promo, the developer tools, six testimonials and the figures', async () => {

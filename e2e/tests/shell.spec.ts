@@ -1,8 +1,9 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
 import { AppShell } from '../pages/AppShell.js';
 import { NotFoundPage } from '../pages/NotFoundPage.js';
-import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { VIEWPORTS, screenshot } from '../support/browser.js';
+import { usePage } from '../support/fixture.js';
 
 const baseURL = inject('baseURL');
 
@@ -10,19 +11,11 @@ describe.each([
   ['desktop', VIEWPORTS.desktop],
   ['phone', VIEWPORTS.phone],
 ] as const)('app shell on %s', (label, viewport) => {
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let errors: string[];
-
-  beforeAll(async () => {
-    browser = await launchBrowser();
-    context = await newContext(browser, baseURL, viewport);
-    page = await context.newPage();
-    errors = watchErrors(page);
-  });
-  afterAll(async () => {
-    await browser?.close();
+  usePage(baseURL, viewport, (p, e) => {
+    page = p;
+    errors = e;
   });
 
   it('opens the landing page with the navigation and the logged-out auth area', async () => {
