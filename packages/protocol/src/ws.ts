@@ -137,6 +137,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     meeting: z.object({ meetingId: z.string(), title: z.string(), startedAt: z.string() }),
     /** True when this socket resumed a participant whose previous socket dropped. */
     resumed: z.boolean(),
+    /**
+     * Added: the host's Mute All is on (room state kept by the server). A participant who joins
+     * while it is on joins muted (`self.isMuted`); the host's button shows it after a reload.
+     */
+    allMuted: z.boolean(),
   }),
   z.object({ type: z.literal('waiting'), message: z.string() }),
   z.object({ type: z.literal('admitted') }),
