@@ -3,6 +3,27 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const providerOnly = (name, folder) => ({
+  name,
+  message: `Reach ${name} through its adapter in apps/server/src/providers/${folder}.`,
+});
+/** Vendor SDKs, each allowed only inside its provider folder. */
+const VENDOR_PATHS = [
+  providerOnly('stripe', 'payments'),
+  providerOnly('openid-client', 'identity'),
+  providerOnly('oidc-provider', 'identity'),
+  providerOnly('nodemailer', 'mail'),
+  providerOnly('ioredis', 'bus'),
+  providerOnly('janode', 'media'),
+];
+/** Drizzle (SQL) only in repositories and db/. */
+const DRIZZLE_PATTERNS = [
+  {
+    group: ['drizzle-orm', 'drizzle-orm/*'],
+    message: 'SQL belongs in a repository (repository.ts, *-repository.ts) or db/.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -57,14 +78,40 @@ export default tseslint.config(
       ],
     },
   },
+  // Boundaries (DESIGN.md), kept by the linter rather than by habit: vendor SDKs only inside their
+  // provider folder (as Jitsi wraps lib-jitsi-meet once), SQL only in repositories and db/.
+  // ESLint applies the last matching block's options, so each block lists all it forbids.
   {
-    // Boundaries (DESIGN.md): external services are reached through adapters in providers/.
     files: ['apps/server/src/**/*.ts'],
-    ignores: ['apps/server/src/providers/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS, patterns: DRIZZLE_PATTERNS }] },
+  },
+  {
+    files: ['apps/server/src/providers/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: DRIZZLE_PATTERNS }] },
+  },
+  {
+    files: [
+      'apps/server/src/**/repository.ts',
+      'apps/server/src/**/*-repository.ts',
+      'apps/server/src/db/**/*.ts',
+      'apps/server/src/**/*.test.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS }] },
+  },
+  {
+    files: ['apps/server/src/providers/**/*-repository.ts', 'apps/server/src/providers/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The web app has one HTTP helper (lib/api.ts): no fetch in features or components.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/api.ts', 'apps/web/src/**/*.test.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-globals': ['error', { name: 'fetch', message: "Use apiRequest from '@/lib/api'." }],
+      'no-restricted-properties': [
         'error',
-        { paths: [{ name: 'ioredis', message: 'Use the room bus adapter in providers/bus.' }] },
+        { object: 'window', property: 'fetch', message: "Use apiRequest from '@/lib/api'." },
+        { object: 'globalThis', property: 'fetch', message: "Use apiRequest from '@/lib/api'." },
       ],
     },
   },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDb } from '../../../test/db.js';
 import type { DbHandle } from '../../db/index.js';
 import { createSandboxProvider, SandboxCardError, type SandboxPayments } from './sandbox.js';
-import { createSandboxStore } from './sandbox-store.js';
+import { createSandboxStore } from './sandbox-repository.js';
 
 let db: DbHandle;
 let sandbox: SandboxPayments;

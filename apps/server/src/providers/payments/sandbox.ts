@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { PRO_PLAN, digitsOnly, validateCardInput, type CardError } from '@parley/protocol';
 import type { Database } from '../../db/index.js';
-import { createSandboxStore, type SandboxObject } from './sandbox-store.js';
+import { createSandboxStore, type SandboxObject } from './sandbox-repository.js';
 import { signPayload, verifySignature } from './signature.js';
 import type { PaymentEvent, PaymentsProvider, ProviderSubscription } from './types.js';
 
