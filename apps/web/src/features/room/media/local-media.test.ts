@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LocalMedia } from './local-media';
+import { LocalMedia, micErrorMessage } from './local-media';
 
 class FakeTrack {
   readyState: 'live' | 'ended' = 'live';
@@ -103,6 +103,69 @@ describe('LocalMedia', () => {
     await switching;
     expect(track.readyState).toBe('ended');
     expect(media.audioTrack).toBeNull();
+  });
+
+  /** getUserMedia as a browser answers it: `refuse` names the DOMException per kind asked for. */
+  function answerMedia(refuse: { audio?: string; video?: string }) {
+    getUserMedia.mockImplementation((c: { audio?: unknown; video?: unknown }) => {
+      const failing = (c.audio && refuse.audio) || (c.video && refuse.video);
+      if (failing) return Promise.reject(new DOMException('refused', failing));
+      const tracks: FakeTrack[] = [];
+      if (c.audio) tracks.push(new FakeTrack('audio', 'mic'));
+      if (c.video) tracks.push(new FakeTrack('video', 'cam'));
+      return Promise.resolve(new FakeStream(tracks));
+    });
+  }
+
+  it('a refused microphone keeps the camera and says the microphone was denied', async () => {
+    answerMedia({ audio: 'NotAllowedError' });
+    const media = new LocalMedia();
+    await media.start({ audio: true, video: true });
+    const snap = media.getSnapshot();
+    expect(snap.micError).toBe(
+      'Microphone access denied. Please allow microphone access in your browser settings.',
+    );
+    expect(snap.cameraStatus).toBe('ready');
+    expect(snap.cameraError).toBeNull();
+    expect(media.cameraTrack).not.toBeNull();
+    expect(media.audioTrack).toBeNull();
+  });
+
+  it('a missing camera keeps the microphone; each device gets its own message', async () => {
+    answerMedia({ video: 'NotFoundError' });
+    const media = new LocalMedia();
+    await media.start({ audio: true, video: true });
+    const snap = media.getSnapshot();
+    expect(snap.micError).toBeNull();
+    expect(snap.cameraStatus).toBe('unavailable');
+    expect(snap.cameraError).toBe('No camera found. Please connect a camera and try again.');
+    expect(media.audioTrack).not.toBeNull();
+  });
+
+  it('Retry asks again only for the failed device and clears its alert', async () => {
+    answerMedia({ audio: 'NotReadableError' });
+    const media = new LocalMedia();
+    await media.start({ audio: false, video: true });
+    expect(media.getSnapshot().micError).toBe('The microphone is in use by another application.');
+    const camera = media.cameraTrack;
+    answerMedia({});
+    getUserMedia.mockClear();
+    await media.retry();
+    expect(getUserMedia).toHaveBeenCalledTimes(1);
+    expect(getUserMedia.mock.calls[0]?.[0]).not.toHaveProperty('video');
+    expect(media.getSnapshot().micError).toBeNull();
+    expect(media.audioTrack?.enabled).toBe(false); // joined muted stays muted
+    expect(media.cameraTrack).toBe(camera);
+  });
+
+  it('names every microphone failure of spec §8', () => {
+    expect(micErrorMessage(new DOMException('x', 'NotFoundError'))).toBe(
+      'No microphone found. Please connect a microphone and try again.',
+    );
+    expect(micErrorMessage(new DOMException('x', 'NotReadableError'))).toBe(
+      'The microphone is in use by another application.',
+    );
+    expect(micErrorMessage(new Error('odd'))).toBe('Failed to start recording');
   });
 
   it('a second click while the screen picker is open does not open another', async () => {

@@ -63,6 +63,25 @@ export function cameraErrorMessage(err: unknown): string {
   }
 }
 
+/** The spec's microphone alerts (§8), by the DOMException name getUserMedia throws. */
+export function micErrorMessage(err: unknown): string {
+  const name =
+    err instanceof Error || (typeof err === 'object' && err && 'name' in err) ? (err as Error).name : '';
+  switch (name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return 'Microphone access denied. Please allow microphone access in your browser settings.';
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return 'No microphone found. Please connect a microphone and try again.';
+    case 'NotReadableError':
+    case 'AbortError':
+      return 'The microphone is in use by another application.';
+    default:
+      return 'Failed to start recording';
+  }
+}
+
 /** Device lists without the 'default' entry (spec §3). */
 export async function listDevices(): Promise<DeviceLists> {
   if (!navigator.mediaDevices?.enumerateDevices)
@@ -154,41 +173,80 @@ export class LocalMedia {
       isVideoOn: initial.video,
       cameraStatus: 'loading',
       cameraError: null,
+      micError: null,
     });
     const md = navigator.mediaDevices;
     if (!md?.getUserMedia) {
       this.set({ cameraStatus: 'error', cameraError: 'Camera API not supported in this browser' });
       return;
     }
-    let got: MediaStream | null = null;
+    let a: MediaStreamTrack | null;
+    let v: MediaStreamTrack | null;
     try {
-      got = await md.getUserMedia({ audio: AUDIO_CONSTRAINTS, video: CAMERA_CONSTRAINTS });
-    } catch (err) {
-      const name = (err as Error).name;
-      this.set({
-        cameraStatus: name === 'NotFoundError' ? 'unavailable' : 'error',
-        cameraError: cameraErrorMessage(err),
-      });
-      try {
-        got = await md.getUserMedia({ audio: AUDIO_CONSTRAINTS });
-      } catch (micErr) {
-        this.set({ micError: (micErr as Error).message || 'Microphone unavailable' });
-      }
+      const got = await md.getUserMedia({ audio: AUDIO_CONSTRAINTS, video: CAMERA_CONSTRAINTS });
+      a = got.getAudioTracks()[0] ?? null;
+      v = got.getVideoTracks()[0] ?? null;
+    } catch {
+      // Asked again one at a time: one refused or missing device must not take the other with it,
+      // and each gets its own message (a refused microphone used to leave the camera off too,
+      // with a camera message).
+      a = await this.acquireOne('audio');
+      v = await this.acquireOne('video');
     }
     if (this.stopped) {
-      got?.getTracks().forEach((t) => t.stop());
+      a?.stop();
+      v?.stop();
       return;
     }
-    if (got) {
-      const a = got.getAudioTracks()[0] ?? null;
-      const v = got.getVideoTracks()[0] ?? null;
-      if (a) this.useAudio(a);
-      if (v) {
-        this.useCamera(v);
-        this.set({ cameraStatus: 'ready' });
-      }
+    if (a) this.useAudio(a);
+    if (v) {
+      this.useCamera(v);
+      this.set({ cameraStatus: 'ready' });
     }
     this.tracksChanged();
+    await this.refreshDevices();
+  }
+
+  /** Asks for the microphone or the camera alone; a failure stores the spec's message for it. */
+  private async acquireOne(kind: 'audio' | 'video'): Promise<MediaStreamTrack | null> {
+    try {
+      const s = await navigator.mediaDevices.getUserMedia(
+        kind === 'audio' ? { audio: AUDIO_CONSTRAINTS } : { video: CAMERA_CONSTRAINTS },
+      );
+      return (kind === 'audio' ? s.getAudioTracks() : s.getVideoTracks())[0] ?? null;
+    } catch (err) {
+      if (kind === 'audio') this.set({ micError: micErrorMessage(err) });
+      else
+        this.set({
+          cameraStatus: (err as Error).name === 'NotFoundError' ? 'unavailable' : 'error',
+          cameraError: cameraErrorMessage(err),
+        });
+      return null;
+    }
+  }
+
+  /** Asks again for whichever of the microphone and camera failed (the alerts' Retry button). */
+  async retry(): Promise<void> {
+    if (this.stopped || !navigator.mediaDevices?.getUserMedia) return;
+    const live = (t: MediaStreamTrack | null) => t?.readyState === 'live';
+    const a = live(this.audio) ? null : await this.acquireOne('audio');
+    const needCamera = !live(this.camera);
+    if (needCamera) this.set({ cameraStatus: 'loading', cameraError: null });
+    const v = needCamera ? await this.acquireOne('video') : null;
+    if (this.stopped) {
+      a?.stop();
+      v?.stop();
+      return;
+    }
+    if (a) {
+      this.useAudio(a);
+      this.set({ micError: null });
+    }
+    if (v) {
+      this.useCamera(v);
+      this.set({ cameraStatus: 'ready', cameraError: null });
+    }
+    if (a || v) this.tracksChanged();
     await this.refreshDevices();
   }
 
