@@ -17,6 +17,8 @@ const serverProject = (name: string, env: Record<string, string>): TestProjectIn
 
 const projects: TestProjectInlineConfiguration[] = [
   { test: { name: 'protocol', root: './packages/protocol', include: ['src/**/*.test.ts'] } },
+  // The test tooling itself (the closing summary line); its fixtures run in their own Vitest.
+  { test: { name: 'scripts', root: './scripts', include: ['*.test.ts'], testTimeout: 60_000 } },
   serverProject('server', { PARLEY_TEST_DB: 'pglite' }),
   {
     resolve: { alias: { '@': webSrc } },
