@@ -2,7 +2,16 @@
 # Installs the Debian packages the test suites need. Idempotent: installs only what is missing.
 set -euo pipefail
 
-PACKAGES=(chromium fonts-liberation iproute2 util-linux)
+# chromium + fonts: the browser suite; iproute2 + util-linux: its private network namespace;
+# redis-server: the Redis bus test (a real part: on CI a missing Redis fails the run).
+PACKAGES=(chromium fonts-liberation iproute2 util-linux redis-server)
+
+# Redis must listen on 127.0.0.1:6379 for the tests; start one when nothing answers there.
+ensure_redis() {
+  if (exec 3<>/dev/tcp/127.0.0.1/6379) 2>/dev/null; then return 0; fi
+  echo "system deps: starting redis-server on 127.0.0.1:6379"
+  redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes >/dev/null
+}
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -13,6 +22,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "system deps: all present (${PACKAGES[*]})"
+  ensure_redis
   exit 0
 fi
 
@@ -28,3 +38,4 @@ echo "system deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+ensure_redis
