@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { iceServersFor, TURN_CREDENTIAL_TTL_S } from './ice.js';
 
@@ -15,12 +14,14 @@ describe('iceServersFor', () => {
       'participant-1',
       now,
     );
-    const expiry = now.getTime() / 1000 + TURN_CREDENTIAL_TTL_S;
+    // Known answers, computed outside our code: 2030-01-01T00:00:00Z is 1893456000, plus 24 h;
+    // `printf '1893542400:participant-1' | openssl dgst -sha1 -hmac s3cret -binary | base64`.
+    expect(TURN_CREDENTIAL_TTL_S).toBe(86_400);
     expect(servers[0]).toEqual({ urls: ['stun:stun.example.org:3478'] });
     expect(servers[1]).toEqual({
       urls: ['turn:turn.example.org:3478?transport=udp'],
-      username: `${expiry}:participant-1`,
-      credential: createHmac('sha1', 's3cret').update(`${expiry}:participant-1`).digest('base64'),
+      username: '1893542400:participant-1',
+      credential: 'R7wzEfVCQcMRscs+jVjJ/dmBswo=',
     });
   });
 

@@ -54,6 +54,10 @@ describe('sessions and the current user', () => {
     expect(rows.some((r) => r.idHash === hashSessionToken(token))).toBe(true);
   });
 
+  it('hashes session tokens with SHA-256 as hex (a known answer: FIPS 180-2 "abc")', () => {
+    expect(hashSessionToken('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
   it('updates the profile: trimmed, empty becomes null', async () => {
     const { cookie } = await signIn(t, { email: 'bo@example.com', firstName: 'Bo' });
     const res = await t.app.inject({

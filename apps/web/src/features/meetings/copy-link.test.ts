@@ -13,6 +13,7 @@ afterEach(() => {
 
 describe('useCopyMeetingLink', () => {
   it('copies the meeting link and shows the notice for the spec time, restarted by a second copy', async () => {
+    expect(COPIED_NOTICE_MS).toBe(2000); // spec §9: "Copied-link notice | 2 s"
     vi.useFakeTimers();
     const writeText = vi.fn(() => Promise.resolve());
     mockClipboard(writeText);
