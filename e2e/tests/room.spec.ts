@@ -505,22 +505,24 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
       dialog.getByRole('switch', { name: 'Join with microphone muted' }).getAttribute('aria-checked'),
     ).resolves.toBe('true');
     let confirmText = '';
-    let alerted = false;
+    let alertText: string | null = null;
     const onDialog = (d: Dialog) => {
       if (d.type() === 'confirm') confirmText = d.message();
-      else alerted = true;
+      else alertText = d.message();
       void d.accept();
     };
     hostPage.on('dialog', onDialog);
     await dialog.getByRole('button', { name: 'Delete account data' }).click();
     await eventually(
-      async () => alerted,
-      (v) => v,
+      async () => alertText,
+      (v) => v !== null,
     );
     hostPage.off('dialog', onDialog);
     expect(confirmText).toBe(
       'Are you sure you want to delete all account data? This action cannot be undone.',
     );
+    // Deleting is not built: the Danger Zone says so (spec §2), it must not pretend it happened.
+    expect(alertText).toBe('Deleting account data is not implemented yet. It will arrive in a later update.');
     await screenshot(hostPage, 'room-settings-account-desktop');
     await hostPage.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
