@@ -8,6 +8,7 @@ import { cn } from '@/lib/cn';
 import { useAttachStream, useLocalMedia } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
 import type { JoinChoice } from '../room-controller';
+import { MediaAlerts } from './MediaAlerts';
 
 /** Returns the error text for a display name, or null when it is valid (spec §5). */
 export function validateRoomName(raw: string): string | null {
@@ -82,12 +83,8 @@ export function PreJoinDialog({
               {previewText}
             </div>
           ) : null}
-          {snap.cameraError ? (
-            <p className="absolute inset-x-2 bottom-2 rounded-lg bg-red-600/90 px-2 py-1 text-xs text-white">
-              {snap.cameraError}
-            </p>
-          ) : null}
         </div>
+        <MediaAlerts media={media} />
         <div className="grid gap-1.5">
           <Label htmlFor="prejoin-name">Your name</Label>
           <Input

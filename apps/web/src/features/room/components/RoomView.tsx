@@ -6,6 +6,8 @@ import { useLocalMedia, useRoom } from '../hooks';
 import { useShortcuts, type ShortcutAction } from '../keyboard';
 import type { RoomSession } from '../room-session';
 import { ControlBar } from './ControlBar';
+import { KnockNotice } from './KnockNotice';
+import { MediaAlerts } from './MediaAlerts';
 import { ShortcutsDialog, UpgradeDialog } from './RoomDialogs';
 import { RoomHeader } from './RoomHeader';
 import { SettingsDialog } from './SettingsDialog';
@@ -184,6 +186,21 @@ export function RoomView({
           )}
         </main>
         <SidePanel panel={panel} onPanel={changePanel} session={session} room={room} />
+      </div>
+      {/* Knocks and camera/microphone alerts float just above the controls, whatever panel is open
+          (the People panel lists the knocks itself). */}
+      <div className="relative z-40 h-0">
+        <div className="pointer-events-none absolute inset-x-2 bottom-2 grid gap-2 sm:right-auto sm:w-96">
+          {isHost && panel !== 'participants' ? (
+            <KnockNotice
+              waiting={room.waitingList}
+              onAdmit={(id) => void session.admit(id)}
+              onDeny={(id) => void session.deny(id)}
+              onShowAll={() => changePanel('participants')}
+            />
+          ) : null}
+          <MediaAlerts media={session.media} />
+        </div>
       </div>
       <ControlBar
         panel={panel}

@@ -108,7 +108,7 @@ describe('LocalMedia', () => {
   /** getUserMedia as a browser answers it: `refuse` names the DOMException per kind asked for. */
   function answerMedia(refuse: { audio?: string; video?: string }) {
     getUserMedia.mockImplementation((c: { audio?: unknown; video?: unknown }) => {
-      const failing = (c.audio && refuse.audio) || (c.video && refuse.video);
+      const failing = (c.audio ? refuse.audio : undefined) ?? (c.video ? refuse.video : undefined);
       if (failing) return Promise.reject(new DOMException('refused', failing));
       const tracks: FakeTrack[] = [];
       if (c.audio) tracks.push(new FakeTrack('audio', 'mic'));
