@@ -126,3 +126,24 @@ export function parseForm(html: string): { action: string; fields: Record<string
   }
   return { action: form[1]!.replace(/&amp;/g, '&'), fields };
 }
+
+/**
+ * Signs in through the development issuer as a person would (GET /api/login, the issuer's form,
+ * its redirects, /api/callback) and answers the callback's hop; the browser then holds the
+ * session cookie. Throws, naming the hop, when a step does not answer as expected.
+ */
+export async function signInThroughDevIssuer(
+  b: CookieBrowser,
+  who: { email: string; firstName: string; lastName: string },
+): Promise<Hop> {
+  const page = (await b.follow('/api/login')).at(-1)!;
+  if (page.status !== 200) throw new Error(`sign-in page answered ${page.status} at ${page.url}`);
+  const { action } = parseForm(page.body);
+  const posted = await b.request(action, { form: { ...who } });
+  if (!posted.location) throw new Error(`sign-in form answered ${posted.status} without a redirect`);
+  const hops = await b.follow(posted.location, (h) => h.location?.includes('/api/callback') ?? false);
+  const callback = hops.at(-1)!.location;
+  if (!callback?.includes('/api/callback?'))
+    throw new Error(`no callback after sign-in: ${hops.at(-1)!.url}`);
+  return b.request(callback);
+}
