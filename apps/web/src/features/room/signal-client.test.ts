@@ -1,39 +1,7 @@
 import { WS_CLOSE, type ServerMessage } from '@parley/protocol/ws';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SignalClient, signalUrl, type WebSocketLike } from './signal-client';
-
-class FakeSocket implements WebSocketLike {
-  readyState = 0;
-  sent: unknown[] = [];
-  closedWith: number | null = null;
-  autoPong = true;
-  onopen: ((ev: unknown) => void) | null = null;
-  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  constructor(readonly url: string) {}
-  send(data: string) {
-    const msg = JSON.parse(data) as { type: string; requestId?: string };
-    this.sent.push(msg);
-    if (msg.type === 'ping' && this.autoPong) this.receive({ type: 'pong', requestId: msg.requestId });
-  }
-  close(code = 1000) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  // server side helpers
-  open() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  receive(msg: ServerMessage | string) {
-    this.onmessage?.({ data: typeof msg === 'string' ? msg : JSON.stringify(msg) });
-  }
-  drop(code = 1006, reason = '') {
-    this.readyState = 3;
-    this.onclose?.({ code, reason });
-  }
-}
+import { SignalClient, signalUrl } from './signal-client';
+import { FakeSocket } from './testing/fakes';
 
 const self = {
   id: 'p1',
@@ -52,6 +20,7 @@ const joined = (resumed = false): ServerMessage => ({
   iceServers: [],
   meeting: { meetingId: '123-456-789', title: 't', startedAt: new Date().toISOString() },
   resumed,
+  allMuted: false,
 });
 
 describe('SignalClient', () => {
@@ -186,7 +155,7 @@ describe('SignalClient', () => {
     last().receive({ type: 'waiting', message: 'Waiting for the host' });
     vi.advanceTimersByTime(30_000);
     expect(sockets).toHaveLength(1);
-    expect(client.isWaiting).toBe(true);
+    expect(client.state).toBe('waiting');
   });
 
   it('detects a dead link when pongs stop and reconnects', () => {

@@ -7,6 +7,7 @@ import {
   type ServerMessageOf,
   type ServerMessageType,
 } from '@parley/protocol/ws';
+import { Store } from '@/lib/store';
 
 /**
  * The one owner of the room's WebSocket (DESIGN.md): connection states, typed senders, one
@@ -15,7 +16,11 @@ import {
  * It knows nothing about React or media; the room session subscribes to it.
  */
 
-export type SignalState = 'idle' | 'connecting' | 'joined' | 'reconnecting' | 'closed';
+/**
+ * `waiting`: the server took our join but holds us in the waiting room until the host admits us
+ * (then `joined`). The one place the client records that it is waiting.
+ */
+export type SignalState = 'idle' | 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'closed';
 
 /** Why the client stopped for good (state 'closed'). */
 export type CloseReason =
@@ -108,8 +113,12 @@ export function signalUrl(
 export class SignalClient {
   private readonly opts: Required<Omit<SignalClientOptions, 'log'>> & Pick<SignalClientOptions, 'log'>;
   private socket: WebSocketLike | null = null;
-  private snapshot: SignalSnapshot = { state: 'idle', attempt: 0, closeReason: null, closeMessage: null };
-  private readonly stateListeners = new Set<() => void>();
+  private readonly store = new Store<SignalSnapshot>({
+    state: 'idle',
+    attempt: 0,
+    closeReason: null,
+    closeMessage: null,
+  });
   private readonly handlers = new Map<ServerMessageType, Set<AnyHandler>>();
   private readonly pending = new Map<
     string,
@@ -121,7 +130,6 @@ export class SignalClient {
   private pingTimer: ReturnType<typeof setInterval> | null = null;
   private pongTimer: ReturnType<typeof setTimeout> | null = null;
   private disconnectedSince: number | null = null;
-  private waiting = false;
 
   constructor(options: SignalClientOptions) {
     this.opts = {
@@ -141,20 +149,11 @@ export class SignalClient {
 
   // ------------------------------------------------------------------ state
 
-  getSnapshot = (): SignalSnapshot => this.snapshot;
-
-  subscribe = (listener: () => void): (() => void) => {
-    this.stateListeners.add(listener);
-    return () => this.stateListeners.delete(listener);
-  };
+  readonly getSnapshot = this.store.getSnapshot;
+  readonly subscribe = this.store.subscribe;
 
   get state(): SignalState {
-    return this.snapshot.state;
-  }
-
-  private setSnapshot(patch: Partial<SignalSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const l of this.stateListeners) l();
+    return this.store.getSnapshot().state;
   }
 
   // ------------------------------------------------------------------ dispatcher
@@ -203,16 +202,16 @@ export class SignalClient {
     switch (msg.type) {
       case 'joined':
         this.clearJoinTimer();
-        this.waiting = false;
         this.disconnectedSince = null;
-        this.setSnapshot({ state: 'joined', attempt: 0 });
+        this.store.patch({ state: 'joined', attempt: 0 });
         this.startPing();
         this.flushQueue();
         break;
       case 'waiting':
         // Held in the waiting room: the join timeout no longer applies.
         this.clearJoinTimer();
-        this.waiting = true;
+        this.disconnectedSince = null;
+        this.store.patch({ state: 'waiting', attempt: 0 });
         this.startPing();
         break;
       case 'pong':
@@ -226,7 +225,7 @@ export class SignalClient {
         this.finish('removed', msg.message);
         break;
       case 'error':
-        if (msg.code === 'invalid_token' && this.snapshot.state !== 'joined') {
+        if (msg.code === 'invalid_token' && this.state !== 'joined') {
           // Our join token is no longer known (the grace period passed): a fresh join is needed.
           this.finish('expired', msg.message);
         }
@@ -240,8 +239,8 @@ export class SignalClient {
 
   /** Sends now when joined, else queues (bounded) until the next join. */
   send(msg: ClientMessage): void {
-    if (this.snapshot.state === 'closed') return;
-    if (this.snapshot.state === 'joined' && this.socket?.readyState === OPEN) {
+    if (this.state === 'closed') return;
+    if (this.state === 'joined' && this.socket?.readyState === OPEN) {
       this.socket.send(JSON.stringify(msg));
       return;
     }
@@ -275,17 +274,17 @@ export class SignalClient {
   // ------------------------------------------------------------------ lifecycle
 
   connect(): void {
-    if (this.snapshot.state !== 'idle') return;
+    if (this.state !== 'idle') return;
     this.open('connecting');
   }
 
   /** Leaves for good: tells the server, closes with 1000, stops reconnecting. */
   leave(): void {
-    if (this.snapshot.state === 'closed') return;
+    if (this.state === 'closed') return;
     const socket = this.socket;
     // A guest held in the waiting room is a member too: without leave_meeting the host would see
     // them knocking until the grace period ends.
-    if (socket?.readyState === OPEN && (this.snapshot.state === 'joined' || this.waiting)) {
+    if (socket?.readyState === OPEN && (this.state === 'joined' || this.state === 'waiting')) {
       // The server closes the socket once it has handled leave_meeting; closing first could
       // let it see a drop (and keep us as a ghost for the grace period) instead of a leave.
       this.socket = null;
@@ -304,7 +303,7 @@ export class SignalClient {
   }
 
   private open(state: 'connecting' | 'reconnecting'): void {
-    this.setSnapshot({ state });
+    this.store.patch({ state });
     let socket: WebSocketLike;
     try {
       socket = this.opts.createSocket(this.opts.url);
@@ -343,7 +342,7 @@ export class SignalClient {
     this.socket = null;
     this.stopPing();
     this.clearJoinTimer();
-    if (this.snapshot.state === 'closed') return;
+    if (this.state === 'closed') return;
     const terminal = TERMINAL_CODES[code];
     if (terminal) {
       this.finish(terminal, reason || null);
@@ -368,20 +367,20 @@ export class SignalClient {
   }
 
   private scheduleReconnect(): void {
-    if (this.snapshot.state === 'closed') return;
+    if (this.state === 'closed') return;
     const now = Date.now();
     if (this.disconnectedSince === null) this.disconnectedSince = now;
     if (now - this.disconnectedSince > this.opts.giveUpAfterMs) {
       this.finish('gave_up', null);
       return;
     }
-    const attempt = this.snapshot.attempt + 1;
+    const attempt = this.getSnapshot().attempt + 1;
     const delay = this.backoffDelay(attempt);
-    this.setSnapshot({ state: 'reconnecting', attempt });
+    this.store.patch({ state: 'reconnecting', attempt });
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
-      if (this.snapshot.state === 'reconnecting') this.open('reconnecting');
+      if (this.state === 'reconnecting') this.open('reconnecting');
     }, delay);
   }
 
@@ -432,12 +431,7 @@ export class SignalClient {
     this.queue = [];
     for (const [, w] of this.pending) w.reject(new SignalRequestError('closed', 'The connection closed'));
     this.pending.clear();
-    this.setSnapshot({ state: 'closed', closeReason: reason, closeMessage: message });
-  }
-
-  /** True while held in the waiting room. */
-  get isWaiting(): boolean {
-    return this.waiting;
+    this.store.patch({ state: 'closed', closeReason: reason, closeMessage: message });
   }
 }
 
