@@ -1,15 +1,15 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { toast } from '@/components/ui/toast-store';
 import { useUser } from '@/features/auth/api';
 import { useSubscriptionStatus } from '@/features/subscription/api';
+import { useStore } from '@/lib/use-store';
 import { joinMeeting } from './api';
-import { PreJoinDialog, validateRoomName } from './components/PreJoinDialog';
+import { PreJoinDialog } from './components/PreJoinDialog';
 import { RoomView } from './components/RoomView';
 import { EndScreen, JoiningScreen, PasswordScreen, WaitingScreen } from './components/StatusScreens';
-import { useRoom } from './hooks';
+import { RoomProvider } from './room-context';
 import { RoomController } from './room-controller';
-import type { RoomSession } from './room-session';
 
 function useIsPro(): boolean {
   const { user } = useUser();
@@ -17,46 +17,23 @@ function useIsPro(): boolean {
   return !!status.data?.isActive;
 }
 
-function JoinedRoom({
-  session,
-  meetingId,
-  isPro,
-  onLeave,
-}: {
-  session: RoomSession;
-  meetingId: string;
-  isPro: boolean;
-  onLeave: () => void;
-}) {
-  const room = useRoom(session);
-  if (room.waiting) return <WaitingScreen meetingId={meetingId} onLeave={onLeave} />;
-  if (!room.self) return <JoiningScreen meetingId={meetingId} />;
-  return <RoomView session={session} isPro={isPro} onLeave={onLeave} />;
-}
-
-/** /meeting/{meetingId}: pre-join, join, the room and every end state, full screen. */
+/** /meeting/{meetingId}: one screen per phase of the RoomController, full screen. */
 export function MeetingRoomPage() {
   const { meetingId = '' } = useParams();
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const isPro = useIsPro();
-  const [controller] = useState(() => {
-    const queryName = (query.get('name') ?? '').trim();
-    const wantsHost = query.get('host') === 'true';
-    return new RoomController({
-      meetingId,
-      queryName,
-      wantsHost,
-      autoJoin: wantsHost && validateRoomName(queryName) === null,
-      join: joinMeeting,
-      notify: (n) => toast(n),
-    });
-  });
-  const { phase, media, session } = useSyncExternalStore(
-    controller.subscribe,
-    controller.getSnapshot,
-    controller.getSnapshot,
+  const [controller] = useState(
+    () =>
+      new RoomController({
+        meetingId,
+        queryName: (query.get('name') ?? '').trim(),
+        wantsHost: query.get('host') === 'true',
+        join: joinMeeting,
+        notify: (n) => toast(n),
+      }),
   );
+  const state = useStore(controller);
 
   useEffect(() => {
     controller.start();
@@ -67,43 +44,42 @@ export function MeetingRoomPage() {
     document.title = `Meeting ${meetingId} · Parley`;
   }, [meetingId]);
 
-  switch (phase.k) {
-    case 'end':
-      return <EndScreen kind={phase.kind} detail={phase.detail} onRejoin={() => controller.rejoin()} />;
-    case 'password':
-      return (
-        <PasswordScreen
-          meetingId={meetingId}
-          wrong={phase.wrong}
-          onSubmit={(pw) => controller.submitPassword(pw)}
-        />
-      );
-    case 'room':
-      return session ? (
-        <JoinedRoom
-          session={session}
-          meetingId={meetingId}
-          isPro={isPro}
-          onLeave={() => controller.leave()}
-        />
-      ) : (
-        <JoiningScreen meetingId={meetingId} />
-      );
+  switch (state.phase) {
+    case 'idle':
+    case 'joining':
+      return <JoiningScreen meetingId={meetingId} />;
     case 'prejoin':
-      if (!media) return <JoiningScreen meetingId={meetingId} />;
       return (
         <>
           <div className="min-h-dvh bg-slate-950" aria-hidden />
           <PreJoinDialog
             meetingId={meetingId}
-            media={media}
+            media={state.media}
             initialName={(query.get('name') ?? '').trim()}
             onJoin={(choice) => controller.join(choice)}
             onCancel={() => navigate('/')}
           />
         </>
       );
-    default:
-      return <JoiningScreen meetingId={meetingId} />;
+    case 'password':
+      return (
+        <PasswordScreen
+          meetingId={meetingId}
+          wrong={state.wrong}
+          onSubmit={(pw) => controller.submitPassword(pw)}
+        />
+      );
+    case 'waiting':
+      return <WaitingScreen meetingId={meetingId} onLeave={() => controller.leave()} />;
+    case 'in-room':
+    case 'reconnecting':
+      // One element for both phases, so the room (panels, dialogs) stays mounted while it resumes.
+      return (
+        <RoomProvider controller={controller} session={state.session} isPro={isPro}>
+          <RoomView />
+        </RoomProvider>
+      );
+    case 'ended':
+      return <EndScreen kind={state.reason} detail={state.detail} onRejoin={() => controller.rejoin()} />;
   }
 }

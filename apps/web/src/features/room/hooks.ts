@@ -1,5 +1,6 @@
 import { TIMER_TICK_MS } from '@parley/protocol/constants';
 import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
+import { useStore } from '@/lib/use-store';
 import type { LocalMedia, LocalMediaSnapshot } from './media/local-media';
 import type { PeerMesh } from './media/peer-mesh';
 import type { RoomSession, RoomSnapshot } from './room-session';
@@ -7,11 +8,11 @@ import type { RoomSession, RoomSnapshot } from './room-session';
 /** React's window onto the room's objects: subscriptions only, no media in React state. */
 
 export function useRoom(session: RoomSession): RoomSnapshot {
-  return useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
+  return useStore(session);
 }
 
 export function useLocalMedia(media: LocalMedia): LocalMediaSnapshot {
-  return useSyncExternalStore(media.subscribe, media.getSnapshot, media.getSnapshot);
+  return useStore(media);
 }
 
 /** The remote stream and connection state of one participant (re-read when the mesh changes). */

@@ -1,46 +1,34 @@
-import { MEETING_ID_PATTERN } from '@parley/protocol/constants';
+import { JOINED_TOAST_MS, MEETING_ID_PATTERN } from '@parley/protocol/constants';
 import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
+import { Store } from '@/lib/store';
 import { classifyJoinError, joinChoiceStore, meetingSessionId } from './api';
-import type { EndKind } from './components/StatusScreens';
 import { installDebugHandle } from './debug';
 import { PeerConnectionReserve, mediaPermissionGranted } from './media/connection-reserve';
 import { LocalMedia } from './media/local-media';
 import { loadPreferences } from './preferences';
 import { RoomSession, type Notice } from './room-session';
-import { signalUrl, type CloseReason } from './signal-client';
+import { linkJoinChoice, type EndKind, type JoinChoice, type RoomState } from './room-state';
+import { signalUrl, type CloseReason, type WebSocketLike } from './signal-client';
+
+export type { JoinChoice, RoomPhase, RoomState } from './room-state';
 
 /**
- * The page's flow, outside React: local media for the preview, the REST join, the RoomSession,
- * and every end state. The page renders `getSnapshot()`; nothing here touches the DOM.
+ * The meeting page's state machine, outside React: it owns the local media, the REST join, the
+ * RoomSession and the peer-connection reserve, and moves through the phases of `RoomState`. The
+ * page renders `getSnapshot()`; nothing here touches the DOM. Every way out (leave, a refusal, a
+ * lost connection, the page going away) releases through `release()`.
  */
-
-export interface JoinChoice {
-  name: string;
-  audio: boolean;
-  video: boolean;
-}
-
-export type RoomPhase =
-  | { k: 'prejoin' }
-  | { k: 'joining' }
-  | { k: 'password'; wrong: boolean }
-  | { k: 'room' }
-  | { k: 'end'; kind: EndKind; detail: string | null };
-
-export interface ControllerSnapshot {
-  phase: RoomPhase;
-  media: LocalMedia | null;
-  session: RoomSession | null;
-}
 
 export interface RoomControllerOptions {
   meetingId: string;
-  /** `name` from the query; with `host=true` it joins at once (spec §2). */
+  /** `name` from the query: a valid one skips the pre-join dialog (spec §2). */
   queryName: string;
+  /** `host=true` in the link (the server decides whether this person really is the host). */
   wantsHost: boolean;
-  autoJoin: boolean;
   join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
   notify: (n: Notice) => void;
+  /** The room socket (tests pass a fake). */
+  createSocket?: (url: string) => WebSocketLike;
 }
 
 const CLOSE_TO_END: Record<CloseReason, EndKind> = {
@@ -57,50 +45,49 @@ const CLOSE_TO_END: Record<CloseReason, EndKind> = {
 };
 
 export class RoomController {
-  private snapshot: ControllerSnapshot = { phase: { k: 'prejoin' }, media: null, session: null };
-  private readonly listeners = new Set<() => void>();
+  private readonly store = new Store<RoomState>({ phase: 'idle' });
+  readonly getSnapshot = this.store.getSnapshot;
+  readonly subscribe = this.store.subscribe;
+  /** The last join's name and settings: the password retry and Rejoin use them again. */
   private choice: JoinChoice | null = null;
-  private sessionCleanup: (() => void) | null = null;
-  private running = false;
+  /** Counts join calls, so the answer to an abandoned one is ignored. */
   private attempt = 0;
+  /** Unhooks what enterRoom hooked onto the session and the media. */
+  private detach: (() => void) | null = null;
   /** Peer connections made ahead of the links that use them (see connection-reserve.ts). */
   private reserve: PeerConnectionReserve | null = null;
 
   constructor(private readonly opts: RoomControllerOptions) {}
 
-  getSnapshot = (): ControllerSnapshot => this.snapshot;
-
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
-
-  private set(patch: Partial<ControllerSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const l of this.listeners) l();
+  get state(): RoomState {
+    return this.store.getSnapshot();
   }
 
-  /** Starts the camera preview (and the host's immediate join). Safe to call again after stop. */
+  /**
+   * idle/ended → prejoin: starts the camera preview. A rejoin (after Rejoin, or a reload of a room
+   * this tab was in) or a valid `?name=` goes on to join at once.
+   */
   start(): void {
-    if (this.running) return;
-    this.running = true;
+    if (this.state.phase !== 'idle' && this.state.phase !== 'ended') return;
     // An id that cannot name a meeting is told at once, before the camera is turned on.
     if (!MEETING_ID_PATTERN.test(this.opts.meetingId) && this.opts.meetingId !== TEST_ROOM_ID) {
-      this.set({ phase: { k: 'end', kind: 'not_found', detail: null }, media: null });
+      this.store.set({ phase: 'ended', reason: 'not_found', detail: null });
       return;
     }
     const prefs = loadPreferences();
-    const auto = this.opts.autoJoin && this.attempt === 0;
-    // A rejoin after leaving, or a reload of a room this tab was in.
-    const rejoin = this.choice ?? joinChoiceStore.load(this.opts.meetingId);
-    const audio = rejoin ? rejoin.audio : auto || !prefs.joinMuted;
-    const video = rejoin ? rejoin.video : auto || !prefs.joinCameraOff;
+    const choice =
+      this.choice ??
+      joinChoiceStore.load(this.opts.meetingId) ??
+      linkJoinChoice(this.opts.queryName, this.opts.wantsHost, prefs);
     const media = new LocalMedia();
-    const started = media.start({ audio, video });
+    const started = media.start(
+      choice
+        ? { audio: choice.audio, video: choice.video }
+        : { audio: !prefs.joinMuted, video: !prefs.joinCameraOff },
+    );
+    this.store.set({ phase: 'prejoin', media });
     this.prepareConnections(media, started);
-    this.set({ media, phase: { k: 'prejoin' } });
-    if (rejoin) this.join(rejoin);
-    else if (auto) this.join({ name: this.opts.queryName, audio: true, video: true });
+    if (choice) this.join(choice);
   }
 
   /**
@@ -112,29 +99,22 @@ export class RoomController {
   private prepareConnections(media: LocalMedia, started: Promise<void>): void {
     if (typeof RTCPeerConnection !== 'function') return;
     const make = () => {
-      if (this.running && this.snapshot.media === media && !this.reserve) {
-        this.reserve = new PeerConnectionReserve();
-      }
+      const s = this.state;
+      if ('media' in s && s.media === media && !this.reserve) this.reserve = new PeerConnectionReserve();
     };
     void mediaPermissionGranted().then((granted) => granted && make());
     void started.then(() => (media.audioTrack || media.cameraTrack) && make());
   }
 
-  /** Releases everything (unmount): the socket, the peer connections, the camera. */
-  stop(): void {
-    this.running = false;
-    this.endSession();
-    this.reserve?.dispose();
-    this.reserve = null;
-    this.snapshot.media?.stop();
-    this.set({ media: null });
-  }
-
+  /** prejoin/password → joining: the REST join; its answer leads to the room, a password or an end. */
   join(choice: JoinChoice, password?: string): void {
+    const s = this.state;
+    if (s.phase !== 'prejoin' && s.phase !== 'password') return;
+    const { media } = s;
     this.choice = choice;
     this.attempt += 1;
     const attempt = this.attempt;
-    this.set({ phase: { k: 'joining' } });
+    this.store.set({ phase: 'joining', media, session: null });
     const body: JoinRequest = {
       name: choice.name,
       isHost: this.opts.wantsHost,
@@ -143,15 +123,16 @@ export class RoomController {
       sessionId: meetingSessionId(this.opts.meetingId),
       ...(password ? { password } : {}),
     };
+    const current = () => attempt === this.attempt && this.state.phase === 'joining';
     this.opts.join(this.opts.meetingId, body).then(
       (res) => {
-        if (attempt === this.attempt && this.running) this.enterRoom(res, choice);
+        if (current()) this.enterRoom(res, choice, media);
       },
       (err: unknown) => {
-        if (attempt !== this.attempt || !this.running) return;
+        if (!current()) return;
         console.error('Failed to join meeting', err);
         const f = classifyJoinError(err, !!password);
-        if (f.kind === 'password') this.set({ phase: { k: 'password', wrong: f.wrong } });
+        if (f.kind === 'password') this.store.set({ phase: 'password', media, wrong: f.wrong });
         else this.end(f.kind, f.kind === 'error' ? f.message : null);
       },
     );
@@ -161,9 +142,8 @@ export class RoomController {
     if (this.choice) this.join(this.choice, password);
   }
 
-  private enterRoom(res: JoinResponse, choice: JoinChoice): void {
-    const media = this.snapshot.media;
-    if (!media) return;
+  /** joining (call answered) → joining with a session; the session's socket takes it from there. */
+  private enterRoom(res: JoinResponse, choice: JoinChoice, media: LocalMedia): void {
     joinChoiceStore.save(this.opts.meetingId, choice);
     media.setMuted(!choice.audio);
     media.setVideoOn(choice.video);
@@ -178,61 +158,98 @@ export class RoomController {
       }),
       media,
       notify: this.opts.notify,
+      createSocket: this.opts.createSocket,
       createPeerConnection: (config) => this.reserve?.take(config) ?? new RTCPeerConnection(config),
       log: (msg, extra) => console.info(`[room] ${msg}`, extra ?? ''),
     });
-    const uninstall = installDebugHandle(session);
-    const unsubscribe = session.subscribe(() => {
-      const sig = session.getSnapshot().signal;
-      if (sig.state === 'closed' && sig.closeReason && this.snapshot.session === session) {
-        this.end(CLOSE_TO_END[sig.closeReason], sig.closeMessage);
-      }
-    });
-    // A reload rejoins with the microphone and camera as they are now, not as they were.
-    const unwatchMedia = media.subscribe(() => {
-      const m = media.getSnapshot();
-      if (!media.isStopped)
-        joinChoiceStore.save(this.opts.meetingId, {
-          name: choice.name,
-          audio: !m.isMuted,
-          video: m.isVideoOn,
-        });
-    });
-    this.sessionCleanup = () => {
-      unwatchMedia();
-      unsubscribe();
-      uninstall();
-      session.dispose();
-    };
-    this.set({ session, phase: { k: 'room' } });
+    const unhooks = [
+      installDebugHandle(session),
+      session.subscribe(() => this.follow(session)),
+      // A reload rejoins with the microphone and camera as they are now, not as they were.
+      media.subscribe(() => {
+        const m = media.getSnapshot();
+        if (!media.isStopped)
+          joinChoiceStore.save(this.opts.meetingId, {
+            name: choice.name,
+            audio: !m.isMuted,
+            video: m.isVideoOn,
+          });
+      }),
+    ];
+    this.detach = () => unhooks.forEach((u) => u());
+    this.store.set({ phase: 'joining', media, session });
     session.connect();
   }
 
-  private endSession(): void {
-    const c = this.sessionCleanup;
-    this.sessionCleanup = null;
-    c?.();
-    if (this.snapshot.session) this.set({ session: null });
+  /**
+   * The session's socket moves the phase: waiting → waiting, joined → in-room, a drop after being
+   * in → reconnecting (before that the joining or waiting screen stays), closed → ended.
+   */
+  private follow(session: RoomSession): void {
+    const s = this.state;
+    if (!('session' in s) || s.session !== session) return;
+    const { signal, self } = session.getSnapshot();
+    if (signal.state === 'closed') {
+      if (signal.closeReason) this.end(CLOSE_TO_END[signal.closeReason], signal.closeMessage);
+      return;
+    }
+    let next = s.phase;
+    if (signal.state === 'waiting') next = 'waiting';
+    // In once `joined` is handled (self known), so the room never renders without its participant.
+    else if (signal.state === 'joined' && self) next = 'in-room';
+    else if (signal.state === 'reconnecting' && s.phase === 'in-room') next = 'reconnecting';
+    if (next === s.phase) return;
+    if (next === 'in-room') {
+      this.opts.notify(
+        s.phase === 'reconnecting'
+          ? { title: 'Reconnected', duration: JOINED_TOAST_MS }
+          : {
+              title: 'You joined the meeting',
+              description: `Meeting ${this.opts.meetingId}`,
+              variant: 'success',
+              duration: JOINED_TOAST_MS,
+            },
+      );
+    }
+    this.store.set({ phase: next, media: s.media, session });
   }
 
-  private end(kind: EndKind, detail: string | null): void {
-    if (kind !== 'connection_lost') joinChoiceStore.clear(this.opts.meetingId);
-    this.endSession();
-    this.reserve?.dispose();
-    this.reserve = null;
-    this.snapshot.media?.stop();
-    this.set({ phase: { k: 'end', kind, detail }, media: null });
-  }
-
+  /** Leaves from any phase: the server is told, the page shows 'You left the meeting'. */
   leave(): void {
-    joinChoiceStore.clear(this.opts.meetingId);
-    this.snapshot.session?.leave();
     this.end('left', null);
   }
 
   /** Joins again with the same name and settings (after leaving or losing the connection). */
   rejoin(): void {
-    this.running = false;
-    this.start();
+    if (this.state.phase === 'ended') this.start();
+  }
+
+  /** Any phase → idle (the page unmounts): everything is released. start() may run again. */
+  stop(): void {
+    this.release();
+    this.store.set({ phase: 'idle' });
+  }
+
+  private end(reason: EndKind, detail: string | null): void {
+    // A lost connection may be rejoined after a reload; any other end forgets this tab's join.
+    if (reason !== 'connection_lost') joinChoiceStore.clear(this.opts.meetingId);
+    this.release();
+    this.store.set({ phase: 'ended', reason, detail });
+  }
+
+  /**
+   * The one dispose path: unhooks first (so the session closing cannot re-enter), then the
+   * session (a socket still open leaves politely), the spare peer connections, and the camera and
+   * microphone. What the current phase does not hold is simply not there.
+   */
+  private release(): void {
+    const detach = this.detach;
+    this.detach = null;
+    detach?.();
+    const s = this.state;
+    if ('session' in s) s.session?.dispose();
+    this.reserve?.dispose();
+    this.reserve = null;
+    if ('media' in s) s.media.stop();
   }
 }

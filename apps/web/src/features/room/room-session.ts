@@ -1,14 +1,17 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage } from '@parley/protocol';
 import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
+import { Store } from '@/lib/store';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh } from './media/peer-mesh';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
 
 /**
  * One joined meeting: the SignalClient, the PeerMesh and the LocalMedia wired together, plus the
- * room's state (participants, chat, waiting room). Each incoming message type has its own small
- * handler below. React reads `getSnapshot()` through useSyncExternalStore; media objects stay here.
+ * room's state (participants, chat, the host's waiting list, Mute All). Each incoming message type
+ * has its own small handler below. React reads `getSnapshot()` through useSyncExternalStore; media
+ * objects stay here. Whether this participant is still waiting, in the room or reconnecting is the
+ * signal's state (`signal.state`); the RoomController turns it into the page's phase.
  */
 
 export interface Notice {
@@ -20,15 +23,18 @@ export interface Notice {
 
 export interface RoomSnapshot {
   signal: SignalSnapshot;
-  waiting: boolean;
+  /** This participant as the server knows it; null until the first `joined`. */
   self: RoomParticipant | null;
   /** Everyone else, in join order. */
   participants: RoomParticipant[];
   chat: ChatMessage[];
   waitingList: { id: string; name: string }[];
   meeting: { meetingId: string; title: string; startedAt: string } | null;
-  /** Set when the host muted everyone (true) or lifted it (false); null before any mute_all. */
-  muteAll: boolean | null;
+  /**
+   * The host's Mute All is on: room state kept by the server, read from `joined.allMuted` and every
+   * `mute_all` (the host's own change from the server's answer to it), never toggled locally.
+   */
+  allMuted: boolean;
 }
 
 export interface RoomSessionOptions {
@@ -50,8 +56,10 @@ export class RoomSession {
   readonly media: LocalMedia;
   readonly joinToken: string;
   readonly meetingId: string;
-  private snapshot: RoomSnapshot;
-  private readonly listeners = new Set<() => void>();
+  private readonly store: Store<RoomSnapshot>;
+  readonly getSnapshot: Store<RoomSnapshot>['getSnapshot'];
+  readonly subscribe: Store<RoomSnapshot>['subscribe'];
+  private disposed = false;
   private readonly cleanups: (() => void)[] = [];
   private existingTimer: ReturnType<typeof setTimeout> | null = null;
   private lastMediaState = '';
@@ -74,29 +82,26 @@ export class RoomSession {
       log: opts.log,
       createPeerConnection: opts.createPeerConnection,
     });
-    this.snapshot = {
+    this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
-      waiting: false,
       self: null,
       participants: [],
       chat: [],
       waitingList: [],
       meeting: null,
-      muteAll: null,
-    };
+      allMuted: false,
+    });
+    this.getSnapshot = this.store.getSnapshot;
+    this.subscribe = this.store.subscribe;
     this.wire();
   }
 
-  getSnapshot = (): RoomSnapshot => this.snapshot;
-
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
+  private get snapshot(): RoomSnapshot {
+    return this.store.getSnapshot();
+  }
 
   private set(patch: Partial<RoomSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const l of this.listeners) l();
+    this.store.patch(patch);
   }
 
   private wire(): void {
@@ -104,8 +109,6 @@ export class RoomSession {
     this.cleanups.push(
       s.subscribe(() => this.set({ signal: s.getSnapshot() })),
       s.on('joined', (m) => this.onJoined(m)),
-      s.on('waiting', () => this.set({ waiting: true })),
-      s.on('admitted', () => this.set({ waiting: false })),
       s.on('existing_connections', (m) => this.onExisting(m.participants)),
       s.on('participant_joined', (m) => this.onParticipantJoined(m.participant)),
       s.on('participant_updated', (m) => this.upsert(m.participant)),
@@ -137,15 +140,21 @@ export class RoomSession {
     // Connections to people who are gone while we were away are closed; a resume keeps the rest.
     for (const id of this.mesh.ids()) if (!others.some((p) => p.id === id)) this.mesh.forget(id);
     this.set({
-      waiting: false,
       self: m.self,
       participants: others,
       chat: mergeChat(this.snapshot.chat, m.chatHistory),
       meeting: m.meeting,
+      allMuted: m.allMuted,
     });
     // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
     for (const p of others) if (p.isConnected) this.mesh.connect(p.id);
     this.lastMediaState = '';
+    // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone
+    // is, too. Someone who unmuted after Mute All is not muted again (their isMuted is false).
+    if (m.allMuted && m.self.isMuted && !m.self.isHost && !this.media.getSnapshot().isMuted) {
+      this.media.setMuted(true);
+      this.opts.notify({ title: 'The host muted everyone', description: 'Your microphone is off.' });
+    }
     this.sendMediaState();
     if (this.existingTimer) clearTimeout(this.existingTimer);
     this.existingTimer = setTimeout(() => {
@@ -197,7 +206,7 @@ export class RoomSession {
   }
 
   private onMuteAll(muted: boolean): void {
-    this.set({ muteAll: muted });
+    this.set({ allMuted: muted });
     if (this.snapshot.self?.isHost) return;
     if (muted) {
       this.media.setMuted(true);
@@ -270,12 +279,14 @@ export class RoomSession {
     }
   }
 
+  /** Turns the room's Mute All on or off (host only); the state follows the server's answer. */
   async muteAll(muted: boolean): Promise<void> {
     const ok = await this.hostAction(
       { type: 'mute_all', muted },
       muted ? 'Could not mute everyone' : 'Could not unmute everyone',
     );
-    if (ok) this.set({ muteAll: muted });
+    // The server tells everyone else with `mute_all`; its ack is the sender's copy of that news.
+    if (ok && !this.disposed) this.set({ allMuted: muted });
   }
 
   async muteParticipant(targetParticipantId: string, muted: boolean): Promise<void> {
@@ -300,12 +311,18 @@ export class RoomSession {
     await this.hostAction({ type: 'deny_participant', targetParticipantId }, 'Could not deny the guest');
   }
 
+  /** Leaves for good: the server hears `leave_meeting`, then everything is released. */
   leave(): void {
-    this.signal.leave();
     this.dispose();
   }
 
+  /**
+   * Releases the socket and the peer connections; idempotent. A socket still open leaves politely
+   * (the server drops us at once instead of keeping a ghost for the grace period).
+   */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
     if (this.existingTimer) clearTimeout(this.existingTimer);
     for (const c of this.cleanups.splice(0)) c();
     this.mesh.closeAll();

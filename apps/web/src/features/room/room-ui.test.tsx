@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { classifyJoinError, meetingSessionId } from './api';
 import { MessageText } from './components/ChatPanel';
-import { validateRoomName } from './components/PreJoinDialog';
 import { shareLink } from '@/features/meetings/copy-link';
 import { participantCountLabel } from './components/RoomHeader';
-import { togglePanel } from './components/SidePanel';
 import { formatElapsed } from './hooks';
 import { shortcutFor } from './keyboard';
+import { togglePanel } from './layout';
 import { mergeChat } from './room-session';
+import { validateRoomName } from './room-state';
 
 const apiError = (status: number, body: object) => new ApiError(status, JSON.stringify(body), body);
 

@@ -13,176 +13,173 @@ import {
   Volume2,
   VolumeX,
 } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ButtonHTMLAttributes } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
-import type { PanelId } from './SidePanel';
+import { useMuteAllToggle } from '../controls/host-controls';
+import { useLeave } from '../controls/leave';
+import { useCameraToggle, useMicToggle, useScreenShareToggle } from '../controls/media-controls';
+import { useAiToggle, usePanelToggle } from '../controls/panel-controls';
+import { useIsHost } from '../room-context';
+
+/**
+ * The bottom bar (spec §2). Each control is a hook that holds the logic (controls/*.ts) and a
+ * thin component here that draws it, as LiveKit's components do; the bar takes no props.
+ */
+
+type Tone = 'default' | 'active' | 'danger';
 
 function BarButton({
-  label,
-  shortcut,
-  active,
-  danger,
-  onClick,
-  children,
+  tone = 'default',
   className,
-  pressed,
-}: {
-  label: string;
-  shortcut?: string;
-  active?: boolean;
-  danger?: boolean;
-  pressed?: boolean;
-  onClick: () => void;
-  children: ReactNode;
-  className?: string;
-}) {
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { tone?: Tone }) {
   return (
     <button
       type="button"
-      aria-label={label}
-      aria-pressed={pressed}
-      title={shortcut ? `${label} (${shortcut})` : label}
-      onClick={onClick}
+      {...props}
       className={cn(
         'grid size-11 shrink-0 place-items-center rounded-full transition-colors [&_svg]:size-5',
-        danger
+        tone === 'danger'
           ? 'bg-red-600 text-white hover:bg-red-700'
-          : active
+          : tone === 'active'
             ? 'bg-brand-600 text-white hover:bg-brand-700'
             : 'bg-white/10 text-slate-100 hover:bg-white/20',
         className,
       )}
+    />
+  );
+}
+
+const pill = 'flex h-11 shrink-0 items-center gap-1.5 rounded-full px-4 text-sm font-medium';
+
+export function PeopleToggle() {
+  const { open, buttonProps } = usePanelToggle('participants');
+  return (
+    <BarButton {...buttonProps} tone={open ? 'active' : 'default'}>
+      <Users />
+    </BarButton>
+  );
+}
+
+export function ChatToggle() {
+  const { open, unread, buttonProps } = usePanelToggle('chat');
+  return (
+    <BarButton {...buttonProps} tone={open ? 'active' : 'default'} className="relative">
+      <MessageSquare />
+      {unread > 0 ? (
+        <span
+          className="absolute -right-0.5 -top-0.5 grid min-w-5 place-items-center rounded-full bg-red-500 px-1 text-[10px] font-bold text-white"
+          aria-label={`${unread} unread`}
+        >
+          {unread > 9 ? '9+' : unread}
+        </span>
+      ) : null}
+    </BarButton>
+  );
+}
+
+export function ToolsToggle() {
+  const { open, buttonProps } = usePanelToggle('tools');
+  return (
+    <BarButton {...buttonProps} tone={open ? 'active' : 'default'}>
+      <Bot />
+    </BarButton>
+  );
+}
+
+export function MicToggle() {
+  const { muted, buttonProps } = useMicToggle();
+  return (
+    <BarButton {...buttonProps} tone={muted ? 'danger' : 'default'}>
+      {muted ? <MicOff /> : <Mic />}
+    </BarButton>
+  );
+}
+
+export function CameraToggle() {
+  const { videoOn, buttonProps } = useCameraToggle();
+  return (
+    <BarButton {...buttonProps} tone={videoOn ? 'default' : 'danger'}>
+      {videoOn ? <Video /> : <VideoOff />}
+    </BarButton>
+  );
+}
+
+export function ScreenShareToggle() {
+  const { canShare, sharing, buttonProps } = useScreenShareToggle();
+  if (!canShare) return null;
+  return (
+    <BarButton {...buttonProps} tone={sharing ? 'active' : 'default'}>
+      {sharing ? <MonitorX /> : <MonitorUp />}
+    </BarButton>
+  );
+}
+
+export function AiToggle() {
+  const { on, label, buttonProps } = useAiToggle();
+  return (
+    <button
+      {...buttonProps}
+      className={cn(
+        pill,
+        on
+          ? 'bg-fuchsia-600 text-white hover:bg-fuchsia-700'
+          : 'bg-white/10 text-slate-100 hover:bg-white/20',
+      )}
     >
-      {children}
+      <Sparkles className="size-4" />
+      {label}
     </button>
   );
 }
 
-export interface ControlBarProps {
-  panel: PanelId;
-  onPanel: (p: PanelId) => void;
-  isMuted: boolean;
-  isVideoOn: boolean;
-  isScreenSharing: boolean;
-  canShareScreen: boolean;
-  aiOn: boolean;
-  isHost: boolean;
-  muteAllOn: boolean;
-  unread: number;
-  onToggleMute: () => void;
-  onToggleVideo: () => void;
-  onToggleScreen: () => void;
-  onToggleAi: () => void;
-  onMuteAll: () => void;
-  onLeave: () => void;
+export function MuteAllToggle() {
+  const { visible, allMuted, label, buttonProps } = useMuteAllToggle();
+  if (!visible) return null;
+  return (
+    <button
+      {...buttonProps}
+      className={cn(pill, 'bg-white/10 text-slate-100 hover:bg-white/20 disabled:opacity-60')}
+    >
+      {allMuted ? <Volume2 className="size-4" /> : <VolumeX className="size-4" />}
+      {label}
+    </button>
+  );
 }
 
-export function ControlBar(p: ControlBarProps) {
+export function LeaveButton() {
+  const { buttonProps } = useLeave();
+  return (
+    <BarButton {...buttonProps} tone="danger" className="w-14 lg:absolute lg:right-4">
+      <PhoneOff />
+    </BarButton>
+  );
+}
+
+export function ControlBar() {
+  const isHost = useIsHost();
   return (
     <nav
       aria-label="Meeting controls"
       className="relative flex shrink-0 flex-wrap items-center justify-center gap-2 px-3 py-3"
     >
       <div className="flex items-center gap-2 lg:absolute lg:left-4">
-        <BarButton
-          label="People"
-          shortcut="P"
-          active={p.panel === 'participants'}
-          pressed={p.panel === 'participants'}
-          onClick={() => p.onPanel(p.panel === 'participants' ? 'none' : 'participants')}
-        >
-          <Users />
-        </BarButton>
-        <BarButton
-          label="Chat"
-          shortcut="C"
-          active={p.panel === 'chat'}
-          pressed={p.panel === 'chat'}
-          onClick={() => p.onPanel(p.panel === 'chat' ? 'none' : 'chat')}
-          className="relative"
-        >
-          <MessageSquare />
-          {p.unread > 0 && p.panel !== 'chat' ? (
-            <span
-              className="absolute -right-0.5 -top-0.5 grid min-w-5 place-items-center rounded-full bg-red-500 px-1 text-[10px] font-bold text-white"
-              aria-label={`${p.unread} unread`}
-            >
-              {p.unread > 9 ? '9+' : p.unread}
-            </span>
-          ) : null}
-        </BarButton>
-        <BarButton
-          label="AI Tools"
-          shortcut="T"
-          active={p.panel === 'tools' || p.panel === 'ai'}
-          pressed={p.panel === 'tools'}
-          onClick={() => p.onPanel(p.panel === 'tools' ? 'none' : 'tools')}
-        >
-          <Bot />
-        </BarButton>
+        <PeopleToggle />
+        <ChatToggle />
+        <ToolsToggle />
       </div>
-      <BarButton
-        label={p.isMuted ? 'Unmute' : 'Mute'}
-        shortcut="M"
-        danger={p.isMuted}
-        pressed={p.isMuted}
-        onClick={p.onToggleMute}
-      >
-        {p.isMuted ? <MicOff /> : <Mic />}
-      </BarButton>
-      <BarButton
-        label={p.isVideoOn ? 'Turn off camera' : 'Turn on camera'}
-        shortcut="V"
-        danger={!p.isVideoOn}
-        pressed={!p.isVideoOn}
-        onClick={p.onToggleVideo}
-      >
-        {p.isVideoOn ? <Video /> : <VideoOff />}
-      </BarButton>
-      {p.canShareScreen ? (
-        <BarButton
-          label={p.isScreenSharing ? 'Stop sharing' : 'Share screen'}
-          shortcut="S"
-          active={p.isScreenSharing}
-          pressed={p.isScreenSharing}
-          onClick={p.onToggleScreen}
-        >
-          {p.isScreenSharing ? <MonitorX /> : <MonitorUp />}
-        </BarButton>
-      ) : null}
-      <button
-        type="button"
-        onClick={p.onToggleAi}
-        aria-pressed={p.aiOn}
-        className={cn(
-          'flex h-11 shrink-0 items-center gap-1.5 rounded-full px-4 text-sm font-medium',
-          p.aiOn
-            ? 'bg-fuchsia-600 text-white hover:bg-fuchsia-700'
-            : 'bg-white/10 text-slate-100 hover:bg-white/20',
-        )}
-      >
-        <Sparkles className="size-4" />
-        {p.aiOn ? 'Stop AI' : 'Start AI'}
-      </button>
-      {p.isHost ? (
-        <button
-          type="button"
-          onClick={p.onMuteAll}
-          className="flex h-11 shrink-0 items-center gap-1.5 rounded-full bg-white/10 px-4 text-sm font-medium text-slate-100 hover:bg-white/20"
-        >
-          {p.muteAllOn ? <Volume2 className="size-4" /> : <VolumeX className="size-4" />}
-          {p.muteAllOn ? 'Unmute All' : 'Mute All'}
-        </button>
-      ) : null}
-      {p.isHost ? (
+      <MicToggle />
+      <CameraToggle />
+      <ScreenShareToggle />
+      <AiToggle />
+      <MuteAllToggle />
+      {isHost ? (
         <Badge variant="brand" className="shrink-0">
           Host
         </Badge>
       ) : null}
-      <BarButton label="Leave meeting" danger onClick={p.onLeave} className="w-14 lg:absolute lg:right-4">
-        <PhoneOff />
-      </BarButton>
+      <LeaveButton />
     </nav>
   );
 }

@@ -7,16 +7,8 @@ import { Input, Label } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 import { useAttachStream, useLocalMedia } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
-import type { JoinChoice } from '../room-controller';
+import { validateRoomName, type JoinChoice } from '../room-state';
 import { MediaAlerts } from './MediaAlerts';
-
-/** Returns the error text for a display name, or null when it is valid (spec §5). */
-export function validateRoomName(raw: string): string | null {
-  const name = raw.trim();
-  if (name.length < NAME_LIMITS.roomMin) return 'Name must be at least 2 characters';
-  if (name.length > NAME_LIMITS.roomMax) return `Name must be at most ${NAME_LIMITS.roomMax} characters`;
-  return null;
-}
 
 /** The pre-join dialog: display name, camera and microphone toggles, a live preview. */
 export function PreJoinDialog({

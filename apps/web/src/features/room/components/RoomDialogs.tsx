@@ -1,8 +1,12 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
 import { Check } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { useRoomDialog } from '../controls/panel-controls';
+import { useIsHost, useRoomContext, useRoomState } from '../room-context';
+import { SettingsDialog } from './SettingsDialog';
 
 /** 'Upgrade to Pro for AI Features' (spec §2): opens whenever a feature needs a subscription. */
 export function UpgradeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
@@ -64,5 +68,31 @@ export function ShortcutsDialog({
         ))}
       </dl>
     </Dialog>
+  );
+}
+
+/** The joined room's dialogs, each opened through the layout (buttons, shortcuts, AI toggle). */
+export function RoomDialogs() {
+  const { session } = useRoomContext();
+  const name = useRoomState().self?.name ?? '';
+  const isHost = useIsHost();
+  const settings = useRoomDialog('settings');
+  const shortcuts = useRoomDialog('shortcuts');
+  const upgrade = useRoomDialog('upgrade');
+  const [joinedAt] = useState(() => Date.now());
+  return (
+    <>
+      <SettingsDialog
+        open={settings.open}
+        onOpenChange={settings.onOpenChange}
+        media={session.media}
+        name={name}
+        meetingId={session.meetingId}
+        isHost={isHost}
+        joinedAt={joinedAt}
+      />
+      <ShortcutsDialog open={shortcuts.open} onOpenChange={shortcuts.onOpenChange} />
+      <UpgradeDialog open={upgrade.open} onOpenChange={upgrade.onOpenChange} />
+    </>
   );
 }

@@ -3,7 +3,9 @@ import { Popover } from 'radix-ui';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useCopyMeetingLink } from '@/features/meetings/copy-link';
+import { useRoomDialog } from '../controls/panel-controls';
 import { useElapsed } from '../hooks';
+import { useRoomContext, useRoomPhase, useRoomState } from '../room-context';
 
 export function participantCountLabel(n: number): string {
   return `${n} ${n === 1 ? 'participant' : 'participants'}`;
@@ -55,24 +57,17 @@ function InvitePopover({ meetingId }: { meetingId: string }) {
   );
 }
 
-export function RoomHeader({
-  meetingId,
-  title,
-  count,
-  startedAt,
-  reconnecting,
-  onSettings,
-  onShortcuts,
-}: {
-  meetingId: string;
-  title: string | undefined;
-  count: number;
-  startedAt: string | null;
-  reconnecting: boolean;
-  onSettings: () => void;
-  onShortcuts: () => void;
-}) {
-  const elapsed = useElapsed(startedAt);
+/** Meeting id, participant count, timer, reconnecting notice, shortcuts, settings and invite. */
+export function RoomHeader() {
+  const { session } = useRoomContext();
+  const room = useRoomState();
+  const reconnecting = useRoomPhase() === 'reconnecting';
+  const settings = useRoomDialog('settings');
+  const shortcuts = useRoomDialog('shortcuts');
+  const elapsed = useElapsed(room.meeting?.startedAt ?? null);
+  const meetingId = session.meetingId;
+  const title = room.meeting?.title;
+  const count = room.participants.length + 1;
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 px-3 text-slate-100 sm:gap-3 sm:px-4">
       <div className="min-w-0">
@@ -102,7 +97,7 @@ export function RoomHeader({
           className="hidden text-slate-200 hover:bg-white/10 sm:inline-flex"
           aria-label="Keyboard shortcuts"
           title="Keyboard shortcuts (?)"
-          onClick={onShortcuts}
+          onClick={shortcuts.show}
         >
           <Keyboard />
         </Button>
@@ -112,7 +107,7 @@ export function RoomHeader({
           className="text-slate-200 hover:bg-white/10"
           aria-label="Settings"
           title="Settings"
-          onClick={onSettings}
+          onClick={settings.show}
         >
           <Settings />
         </Button>

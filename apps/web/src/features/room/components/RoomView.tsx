@@ -1,17 +1,13 @@
-import { JOINED_TOAST_MS } from '@parley/protocol/constants';
-import { useEffect, useRef, useState } from 'react';
-import { toast } from '@/components/ui/toast-store';
 import { cn } from '@/lib/cn';
-import { useLocalMedia, useRoom } from '../hooks';
-import { useShortcuts, type ShortcutAction } from '../keyboard';
-import type { RoomSession } from '../room-session';
+import { useRoomShortcuts } from '../controls/shortcuts';
+import { useLocalMediaState, useRoomContext, useRoomState } from '../room-context';
+import { usePanels } from '../controls/panel-controls';
 import { ControlBar } from './ControlBar';
 import { KnockNotice } from './KnockNotice';
 import { MediaAlerts } from './MediaAlerts';
-import { ShortcutsDialog, UpgradeDialog } from './RoomDialogs';
+import { RoomDialogs } from './RoomDialogs';
 import { RoomHeader } from './RoomHeader';
-import { SettingsDialog } from './SettingsDialog';
-import { SidePanel, togglePanel, type PanelId } from './SidePanel';
+import { SidePanel } from './SidePanel';
 import { RemoteTile, ScreenStage, SelfTile } from './VideoTiles';
 
 function gridClass(n: number): string {
@@ -22,111 +18,16 @@ function gridClass(n: number): string {
   return 'grid-cols-3 md:grid-cols-4';
 }
 
-/** The joined room: header, video grid or screen-share stage, side panel, control bar. */
-export function RoomView({
-  session,
-  isPro,
-  onLeave,
-}: {
-  session: RoomSession;
-  isPro: boolean;
-  onLeave: () => void;
-}) {
-  const room = useRoom(session);
-  const local = useLocalMedia(session.media);
-  const [panel, setPanel] = useState<PanelId>('none');
-  const [settingsOpen, setSettingsOpen] = useState(false);
-  const [shortcutsOpen, setShortcutsOpen] = useState(false);
-  const [upgradeOpen, setUpgradeOpen] = useState(false);
-  const [aiOn, setAiOn] = useState(false);
-  const [joinedAt] = useState(() => Date.now());
-  const [readCount, setReadCount] = useState(0);
-  const wasReconnecting = useRef(false);
-  const toldJoined = useRef(false);
+/** The joined room: header, video grid or screen-share stage, side panel, control bar (in a RoomProvider). */
+export function RoomView() {
+  const { session } = useRoomContext();
+  const room = useRoomState();
+  const local = useLocalMediaState();
+  const { panel, set: changePanel } = usePanels();
+  useRoomShortcuts();
 
   const self = room.self;
   const isHost = !!self?.isHost;
-  const signalState = room.signal.state;
-
-  useEffect(() => {
-    if (signalState === 'joined' && !toldJoined.current) {
-      toldJoined.current = true;
-      toast({
-        title: 'You joined the meeting',
-        description: `Meeting ${session.meetingId}`,
-        variant: 'success',
-        duration: JOINED_TOAST_MS,
-      });
-    }
-    if (signalState === 'reconnecting') wasReconnecting.current = true;
-    if (signalState === 'joined' && wasReconnecting.current) {
-      wasReconnecting.current = false;
-      toast({ title: 'Reconnected', duration: JOINED_TOAST_MS });
-    }
-  }, [signalState, session.meetingId]);
-
-  const chatCount = room.chat.length;
-  const unread = panel === 'chat' ? 0 : Math.max(0, chatCount - readCount);
-  /** Every panel change goes through here, so the chat counts as read when it opens or closes. */
-  const changePanel = (next: PanelId) => {
-    if (panel === 'chat' || next === 'chat') setReadCount(chatCount);
-    setPanel(next);
-  };
-
-  const canShareScreen =
-    typeof navigator !== 'undefined' &&
-    !!navigator.mediaDevices &&
-    'getDisplayMedia' in navigator.mediaDevices;
-  const toggleScreen = () => {
-    if (local.isScreenSharing) session.media.stopScreenShare();
-    else
-      session.media.startScreenShare().catch((err: unknown) => {
-        if ((err as Error).name !== 'NotAllowedError') {
-          toast({
-            title: 'Could not share your screen',
-            description: (err as Error).message,
-            variant: 'destructive',
-          });
-        }
-      });
-  };
-  const toggleAi = () => {
-    if (!isPro) {
-      setUpgradeOpen(true);
-      return;
-    }
-    setAiOn((on) => !on);
-    if (!aiOn) changePanel('tools');
-  };
-
-  useShortcuts((a: ShortcutAction) => {
-    switch (a) {
-      case 'mute':
-        session.media.setMuted(!local.isMuted);
-        break;
-      case 'video':
-        session.media.setVideoOn(!local.isVideoOn);
-        break;
-      case 'screen':
-        if (canShareScreen) toggleScreen();
-        break;
-      case 'chat':
-        changePanel(togglePanel(panel, 'chat'));
-        break;
-      case 'people':
-        changePanel(togglePanel(panel, 'participants'));
-        break;
-      case 'tools':
-        changePanel(togglePanel(panel, 'tools'));
-        break;
-      case 'escape':
-        changePanel('none');
-        break;
-      case 'help':
-        setShortcutsOpen(true);
-        break;
-    }
-  }, true);
 
   const sharer =
     self?.isScreenSharing || local.isScreenSharing
@@ -152,15 +53,7 @@ export function RoomView({
       data-testid="meeting-room"
       data-toasts="top"
     >
-      <RoomHeader
-        meetingId={session.meetingId}
-        title={room.meeting?.title}
-        count={count}
-        startedAt={room.meeting?.startedAt ?? null}
-        reconnecting={signalState === 'reconnecting'}
-        onSettings={() => setSettingsOpen(true)}
-        onShortcuts={() => setShortcutsOpen(true)}
-      />
+      <RoomHeader />
       <div className="flex min-h-0 flex-1 gap-3 px-2 sm:px-3">
         <main className="flex min-h-0 min-w-0 flex-1">
           {sharer ? (
@@ -185,7 +78,7 @@ export function RoomView({
             </div>
           )}
         </main>
-        <SidePanel panel={panel} onPanel={changePanel} session={session} room={room} />
+        <SidePanel />
       </div>
       {/* Knocks and camera/microphone alerts float just above the controls, whatever panel is open
           (the People panel lists the knocks itself). */}
@@ -202,35 +95,8 @@ export function RoomView({
           <MediaAlerts media={session.media} />
         </div>
       </div>
-      <ControlBar
-        panel={panel}
-        onPanel={changePanel}
-        isMuted={local.isMuted}
-        isVideoOn={local.isVideoOn}
-        isScreenSharing={local.isScreenSharing}
-        canShareScreen={canShareScreen}
-        aiOn={aiOn}
-        isHost={isHost}
-        muteAllOn={room.muteAll === true}
-        unread={unread}
-        onToggleMute={() => session.media.setMuted(!local.isMuted)}
-        onToggleVideo={() => session.media.setVideoOn(!local.isVideoOn)}
-        onToggleScreen={toggleScreen}
-        onToggleAi={toggleAi}
-        onMuteAll={() => void session.muteAll(room.muteAll !== true)}
-        onLeave={onLeave}
-      />
-      <SettingsDialog
-        open={settingsOpen}
-        onOpenChange={setSettingsOpen}
-        media={session.media}
-        name={name}
-        meetingId={session.meetingId}
-        isHost={isHost}
-        joinedAt={joinedAt}
-      />
-      <ShortcutsDialog open={shortcutsOpen} onOpenChange={setShortcutsOpen} />
-      <UpgradeDialog open={upgradeOpen} onOpenChange={setUpgradeOpen} />
+      <ControlBar />
+      <RoomDialogs />
     </div>
   );
 }

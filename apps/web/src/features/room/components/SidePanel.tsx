@@ -15,10 +15,11 @@ import {
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
-import type { RoomSession, RoomSnapshot } from '../room-session';
+import { useModeration } from '../controls/host-controls';
+import { usePanels } from '../controls/panel-controls';
+import type { PanelId } from '../layout';
+import { useRoomContext, useRoomState } from '../room-context';
 import { ChatPanel } from './ChatPanel';
-
-export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools';
 
 const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[] = [
   { id: 'participants', label: 'People', icon: Users },
@@ -26,11 +27,6 @@ const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[
   { id: 'ai', label: 'AI', icon: Bot },
   { id: 'tools', label: 'Tools', icon: Wrench },
 ];
-
-/** One of none/participants/chat/ai/tools; choosing the active one closes the panel (spec §2). */
-export function togglePanel(current: PanelId, clicked: PanelId): PanelId {
-  return current === clicked ? 'none' : clicked;
-}
 
 function PersonRow({
   p,
@@ -99,9 +95,11 @@ function PersonRow({
   );
 }
 
-function PeopleTab({ session, room }: { session: RoomSession; room: RoomSnapshot }) {
+function PeopleTab() {
+  const room = useRoomState();
+  const moderation = useModeration();
   const self = room.self;
-  const isHost = !!self?.isHost;
+  const isHost = moderation.canModerate;
   const everyone = self ? [self, ...room.participants] : room.participants;
   return (
     <div className="space-y-4 overflow-y-auto p-3">
@@ -114,14 +112,14 @@ function PeopleTab({ session, room }: { session: RoomSession; room: RoomSnapshot
             {room.waitingList.map((w) => (
               <li key={w.id} className="flex items-center gap-2 rounded-lg px-2 py-2">
                 <span className="min-w-0 flex-1 truncate text-sm">{w.name}</span>
-                <Button size="sm" onClick={() => void session.admit(w.id)}>
+                <Button size="sm" onClick={() => moderation.admit(w.id)}>
                   Admit
                 </Button>
                 <Button
                   size="sm"
                   variant="ghost"
                   className="text-slate-200 hover:bg-white/10"
-                  onClick={() => void session.deny(w.id)}
+                  onClick={() => moderation.deny(w.id)}
                 >
                   Deny
                 </Button>
@@ -141,11 +139,8 @@ function PeopleTab({ session, room }: { session: RoomSession; room: RoomSnapshot
               p={p}
               isSelf={p.id === self?.id}
               canModerate={isHost}
-              onMute={(muted) => void session.muteParticipant(p.id, muted)}
-              onRemove={() => {
-                if (window.confirm(`Remove ${p.name} from the meeting?`))
-                  void session.removeParticipant(p.id);
-              }}
+              onMute={(muted) => moderation.setMuted(p.id, muted)}
+              onRemove={() => moderation.remove(p.id, p.name)}
             />
           ))}
         </ul>
@@ -177,17 +172,11 @@ function ToolsTab() {
   );
 }
 
-export function SidePanel({
-  panel,
-  onPanel,
-  session,
-  room,
-}: {
-  panel: PanelId;
-  onPanel: (p: PanelId) => void;
-  session: RoomSession;
-  room: RoomSnapshot;
-}) {
+/** The side panel (spec §2): People, Chat & Files, AI, Tools; the layout says which is open. */
+export function SidePanel() {
+  const { session } = useRoomContext();
+  const room = useRoomState();
+  const { panel, set: onPanel, toggle } = usePanels();
   if (panel === 'none') return null;
   return (
     <aside
@@ -205,7 +194,7 @@ export function SidePanel({
             type="button"
             role="tab"
             aria-selected={panel === t.id}
-            onClick={() => onPanel(togglePanel(panel, t.id))}
+            onClick={() => toggle(t.id)}
             className={cn(
               'flex min-w-0 flex-1 items-center justify-center gap-1 whitespace-nowrap rounded-lg px-1.5 py-2.5 text-xs font-medium md:py-1.5',
               panel === t.id
@@ -227,7 +216,7 @@ export function SidePanel({
         </button>
       </div>
       <div className="min-h-0 flex-1" role="tabpanel">
-        {panel === 'participants' ? <PeopleTab session={session} room={room} /> : null}
+        {panel === 'participants' ? <PeopleTab /> : null}
         {panel === 'chat' ? (
           <ChatPanel session={session} messages={room.chat} selfId={room.self?.id} />
         ) : null}

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Input, Label } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import type { EndKind } from '../room-state';
 
 /** Full-screen states of the room: joining, waiting, refused, ended, left. */
 export function StatusScreen({
@@ -120,18 +121,6 @@ export function PasswordScreen({
     </StatusScreen>
   );
 }
-
-export type EndKind =
-  | 'not_found'
-  | 'ended'
-  | 'full'
-  | 'rate_limited'
-  | 'denied'
-  | 'removed'
-  | 'left'
-  | 'connection_lost'
-  | 'replaced'
-  | 'error';
 
 const END_TEXT: Record<EndKind, { title: string; text: string; icon: ReactNode }> = {
   not_found: {
