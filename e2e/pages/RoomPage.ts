@@ -54,6 +54,42 @@ export class RoomPage {
   get screenStage(): Locator {
     return this.page.getByTestId('screen-share-stage');
   }
+  /** The host's Mute All / Unmute All toggle, whichever it says now. */
+  get muteAllToggle(): Locator {
+    return this.controls.getByRole('button', { name: /^(Mute|Unmute) All$/ });
+  }
+  /** The host's notice of guests knocking, shown outside the People panel. */
+  get knockNotice(): Locator {
+    return this.page.getByRole('region', { name: 'Waiting to join' });
+  }
+  /** The alert for a failing camera or microphone (pre-join and room). */
+  mediaAlert(device: 'Camera' | 'Microphone'): Locator {
+    return this.page.getByRole('alert', { name: `${device} problem` });
+  }
+  /** The pre-join dialog's own camera video. */
+  get preJoinPreview(): Locator {
+    return this.page.getByLabel('Camera preview');
+  }
+
+  /**
+   * Records whether a dialog ever appears in this page (from the next navigation on), so a test
+   * can tell "joined without a dialog" from "a dialog came and went".
+   */
+  async watchDialogs(): Promise<void> {
+    await this.page.addInitScript(() => {
+      const w = window as unknown as { __dialogsSeen: number };
+      w.__dialogsSeen = 0;
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes)
+            if (n instanceof Element && (n.matches('[role="dialog"]') || n.querySelector('[role="dialog"]')))
+              w.__dialogsSeen += 1;
+      }).observe(document, { childList: true, subtree: true });
+    });
+  }
+  async dialogsSeen(): Promise<number> {
+    return this.page.evaluate(() => (window as unknown as { __dialogsSeen?: number }).__dialogsSeen ?? -1);
+  }
 
   /** Fills the pre-join dialog and joins; `micOn` turns the microphone on first. */
   async joinFromDialog(

@@ -11,8 +11,14 @@ export const VIEWPORTS = {
   phone: { width: 390, height: 844 },
 } as const;
 
-/** Debian's Chromium with fake camera and microphone (TESTING-MEDIA.md). */
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Debian's Chromium with fake camera and microphone (TESTING-MEDIA.md). `answerPrompts: false`
+ * leaves out the flag that grants every camera and microphone request: the context's
+ * `permissions` decide, and a device not granted there is refused as a person refusing it would.
+ */
+export async function launchBrowser({
+  answerPrompts = true,
+}: { answerPrompts?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -26,7 +32,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--use-fake-device-for-media-stream=fps=30',
-      '--use-fake-ui-for-media-stream',
+      ...(answerPrompts ? ['--use-fake-ui-for-media-stream'] : []),
       '--autoplay-policy=no-user-gesture-required',
       '--allow-loopback-in-peer-connection',
     ],
@@ -37,12 +43,9 @@ export async function newContext(
   browser: Browser,
   baseURL: string,
   viewport: { width: number; height: number } = VIEWPORTS.desktop,
+  permissions: string[] = ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({
-    baseURL,
-    viewport,
-    permissions: ['camera', 'microphone', 'clipboard-read', 'clipboard-write'],
-  });
+  const context = await browser.newContext({ baseURL, viewport, permissions });
   context.setDefaultTimeout(15_000);
   return context;
 }

@@ -1,0 +1,203 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
+import { RoomPage } from '../pages/RoomPage.js';
+import {
+  VIEWPORTS,
+  horizontalOverflow,
+  launchBrowser,
+  newContext,
+  screenshot,
+  watchErrors,
+} from '../support/browser.js';
+import { recordMediaTracks, recordedTracks } from '../support/media-tracks.js';
+import { boxesOverlap, eventually, insideViewport } from '../support/poll.js';
+
+const baseURL = inject('baseURL');
+
+const MIC_DENIED = 'Microphone access denied. Please allow microphone access in your browser settings.';
+
+/**
+ * The room slice as a person meets it: joining by link, Mute All for late joiners and across a
+ * host reload, knocks reaching the host outside the People panel, and device failures shown.
+ */
+describe('room slice', () => {
+  let browser: Browser;
+  let hostPage: Page;
+  let host: RoomPage;
+  const pageErrors: Record<string, string[]> = {};
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    hostPage = await (await newContext(browser, baseURL)).newPage();
+    pageErrors.host = watchErrors(hostPage);
+    host = new RoomPage(hostPage);
+    await signInAsProHost(hostPage, { email: 'slice-host@example.com', firstName: 'Hana', lastName: 'Host' });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function guest(name: string): Promise<{ page: Page; room: RoomPage; ctx: BrowserContext }> {
+    const ctx = await newContext(browser, baseURL);
+    const page = await ctx.newPage();
+    pageErrors[name] = watchErrors(page);
+    return { page, room: new RoomPage(page), ctx };
+  }
+
+  it('a guest opening /meeting/{id}?name=Gus is in the room without a dialog', async () => {
+    const id = await createMeeting(hostPage);
+    const { page, room, ctx } = await guest('Gus');
+    await room.watchDialogs();
+    await room.open(id, { name: 'Gus' });
+    // Whichever comes first: the room, or a dialog asking for what the link already said.
+    await page.locator('[data-testid="meeting-room"], [role="dialog"]').first().waitFor({ timeout: 20_000 });
+    expect(await page.getByRole('dialog').count(), 'a dialog was shown').toBe(0);
+    await room.waitJoined();
+    expect(await room.dialogsSeen(), 'a dialog came and went').toBe(0);
+    await expect(room.participantCount.textContent()).resolves.toBe('1 participant');
+    // The name from the link is the one the others see.
+    await host.open(id, { name: 'Hana', host: true });
+    await host.waitJoined();
+    await host.remoteTiles.first().waitFor();
+    await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
+    await ctx.close();
+  });
+
+  it('after Mute All a late joiner arrives muted, and Unmute All survives the host reloading', async () => {
+    const id = await createMeeting(hostPage);
+    await host.open(id, { name: 'Hana', host: true });
+    await host.waitJoined();
+    await expect(host.muteAllToggle.textContent()).resolves.toBe('Mute All');
+    await host.muteAll.click();
+    await host.controls.getByRole('button', { name: 'Unmute All' }).waitFor();
+
+    const { room, ctx } = await guest('Lea');
+    await room.open(id);
+    // She turns her microphone on in the pre-join dialog; the room is muted, so it stays off.
+    await room.joinFromDialog('Lea', { micOn: true });
+    await room.control('Unmute').waitFor({ timeout: 5000 });
+    await eventually(
+      () => room.sendingAudioEnabled(),
+      (v) => v.length === 1 && v[0] === false,
+    );
+    await host.remoteTiles.first().getByLabel('Muted').waitFor();
+
+    await hostPage.reload();
+    await host.waitJoined();
+    await host.controls.getByRole('button', { name: 'Unmute All' }).waitFor({ timeout: 5000 });
+    await expect(host.muteAllToggle.textContent()).resolves.toBe('Unmute All');
+    await ctx.close();
+  });
+
+  it('a knock shows Admit and Deny to a host whose side panel is closed; Admit lets the guest in', async () => {
+    const id = await createMeeting(hostPage, { waitingRoom: true });
+    await host.open(id, { name: 'Hana', host: true });
+    await host.waitJoined();
+    expect(await hostPage.getByRole('tab').count(), 'the side panel is closed').toBe(0);
+
+    const gus = await guest('Gus-waiting');
+    await gus.room.open(id);
+    await gus.room.joinFromDialog('Gus', { micOn: false, waitForRoom: false });
+    await gus.page.getByRole('heading', { name: 'Waiting for the host' }).waitFor();
+
+    const notice = host.knockNotice;
+    await notice.getByRole('alert').getByText('Gus wants to join').waitFor({ timeout: 5000 });
+    const admit = notice.getByRole('button', { name: 'Admit Gus' });
+    await notice.getByRole('button', { name: 'Deny Gus' }).waitFor();
+    expect(await insideViewport(hostPage, notice)).toBe(true);
+    expect(await boxesOverlap(notice, host.controls)).toBe(false);
+    await screenshot(hostPage, 'room-knock-desktop');
+
+    // On a phone the notice fits the width and leaves the controls usable.
+    await hostPage.setViewportSize(VIEWPORTS.phone);
+    await admit.waitFor();
+    expect(await insideViewport(hostPage, notice)).toBe(true);
+    expect(await boxesOverlap(notice, host.controls)).toBe(false);
+    expect(await horizontalOverflow(hostPage)).toBe(0);
+    await screenshot(hostPage, 'room-knock-phone');
+    await hostPage.setViewportSize(VIEWPORTS.desktop);
+
+    // Admit from the keyboard.
+    await admit.focus();
+    await hostPage.keyboard.press('Enter');
+    await gus.room.waitJoined();
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+    await host.remoteTiles.first().waitFor();
+    await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
+
+    // With the chat open the next knock still reaches the host; Deny keeps that guest out.
+    await host.openChat();
+    const dan = await guest('Dan');
+    await dan.room.open(id);
+    await dan.room.joinFromDialog('Dan', { micOn: false, waitForRoom: false });
+    await notice.getByText('Dan wants to join').waitFor({ timeout: 5000 });
+    await notice.getByRole('button', { name: 'Deny Dan' }).click();
+    await dan.page.getByRole('heading', { name: 'The host did not let you in' }).waitFor();
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+
+    // A knock handled elsewhere (here: the guest gives up waiting) leaves the notice too.
+    const wes = await guest('Wes');
+    await wes.room.open(id);
+    await wes.room.joinFromDialog('Wes', { micOn: false, waitForRoom: false });
+    await notice.getByText('Wes wants to join').waitFor({ timeout: 5000 });
+    await wes.page.getByRole('button', { name: 'Leave', exact: true }).click();
+    await notice.waitFor({ state: 'detached', timeout: 5000 });
+    for (const g of [gus, dan, wes]) await g.ctx.close();
+  });
+
+  it('a page whose microphone is refused says so in the pre-join and the room, and Retry recovers', async () => {
+    const id = await createMeeting(hostPage);
+    // No fake permission prompt: the context allows the camera only, so the microphone is refused
+    // as when a person blocks it, and the app meets a real NotAllowedError.
+    const refusing = await launchBrowser({ answerPrompts: false });
+    try {
+      const ctx = await newContext(refusing, baseURL, VIEWPORTS.desktop, ['camera']);
+      await recordMediaTracks(ctx);
+      const page = await ctx.newPage();
+      pageErrors.Mia = watchErrors(page);
+      const room = new RoomPage(page);
+      await room.open(id);
+
+      const micAlert = room.mediaAlert('Microphone');
+      await micAlert.getByText(MIC_DENIED).waitFor();
+      // The camera was allowed and still works: the preview plays and no camera alert is shown.
+      await eventually(
+        () => room.preJoinPreview.evaluate((v) => (v as HTMLVideoElement).videoWidth),
+        (w) => w > 0,
+      );
+      expect(await room.mediaAlert('Camera').count()).toBe(0);
+      await screenshot(page, 'room-mic-denied-prejoin-desktop');
+
+      await room.joinFromDialog('Mia', { micOn: false });
+      await micAlert.getByText(MIC_DENIED).waitFor();
+      expect(await insideViewport(page, micAlert)).toBe(true);
+      expect(await boxesOverlap(micAlert, room.controls)).toBe(false);
+      await screenshot(page, 'room-mic-denied-desktop');
+      await page.setViewportSize(VIEWPORTS.phone);
+      expect(await insideViewport(page, micAlert)).toBe(true);
+      expect(await boxesOverlap(micAlert, room.controls)).toBe(false);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, 'room-mic-denied-phone');
+      await page.setViewportSize(VIEWPORTS.desktop);
+
+      // Still refused: Retry leaves the alert up.
+      await micAlert.getByRole('button', { name: 'Retry' }).click();
+      await micAlert.getByRole('button', { name: 'Retry' }).waitFor();
+      await micAlert.getByText(MIC_DENIED).waitFor();
+      // The person allows the microphone and retries: the alert goes, the microphone is live.
+      await ctx.grantPermissions(['camera', 'microphone']);
+      await micAlert.getByRole('button', { name: 'Retry' }).click();
+      await micAlert.waitFor({ state: 'detached', timeout: 5000 });
+      const tracks = await recordedTracks(page);
+      expect(tracks.live).toContain('getUserMedia:audio');
+      expect(tracks.live).toContain('getUserMedia:video');
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('ran without script errors', () => {
+    for (const [who, errors] of Object.entries(pageErrors)) expect(errors, who).toEqual([]);
+  });
+});
