@@ -14,6 +14,8 @@ describe('KnockNotice', () => {
     const { onAdmit, onDeny } = setup([{ id: 'g1', name: 'Gus' }]);
     expect(screen.getByRole('alert')).toHaveTextContent('Gus wants to join');
     await userEvent.tab();
+    expect(screen.getByRole('button', { name: 'Hide this notice' })).toHaveFocus();
+    await userEvent.tab();
     expect(screen.getByRole('button', { name: 'Admit Gus' })).toHaveFocus();
     await userEvent.keyboard('{Enter}');
     expect(onAdmit).toHaveBeenCalledWith('g1');

@@ -49,15 +49,26 @@ export function KnockNotice({
       aria-label="Waiting to join"
       data-testid="knock-notice"
       className={cn(
-        'pointer-events-auto relative rounded-xl bg-white p-3 pr-10 text-slate-900 shadow-xl ring-1 ring-black/10',
+        'pointer-events-auto rounded-xl bg-white p-3 text-slate-900 shadow-xl ring-1 ring-black/10',
         'dark:bg-slate-800 dark:text-slate-50 dark:ring-white/10',
         className,
       )}
     >
-      <p role="alert" className="flex items-center gap-2 text-sm font-semibold">
-        <DoorOpen aria-hidden className="size-4 shrink-0 text-amber-500" />
-        <span className="min-w-0 break-words">{knockTitle(open)}</span>
-      </p>
+      <div className="flex items-center gap-2">
+        <p role="alert" className="flex min-w-0 flex-1 items-center gap-2 text-sm font-semibold">
+          <DoorOpen aria-hidden className="size-4 shrink-0 text-amber-500" />
+          <span className="min-w-0 break-words">{knockTitle(open)}</span>
+        </p>
+        <button
+          type="button"
+          aria-label="Hide this notice"
+          title="Hide (they keep waiting in People)"
+          onClick={() => setHidden(waiting.map((w) => w.id))}
+          className="-my-1 grid size-8 shrink-0 place-items-center rounded-md text-slate-500 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-white/10"
+        >
+          <X aria-hidden className="size-4" />
+        </button>
+      </div>
       <ul className="mt-2 grid gap-2">
         {newest.map((w) => (
           <li key={w.id} className="flex items-center gap-2">
@@ -87,15 +98,6 @@ export function KnockNotice({
           {`+${more} more waiting: view all`}
         </Button>
       ) : null}
-      <button
-        type="button"
-        aria-label="Hide this notice"
-        title="Hide (they keep waiting in People)"
-        onClick={() => setHidden(waiting.map((w) => w.id))}
-        className="absolute right-2 top-2 grid size-8 place-items-center rounded-md text-slate-500 hover:bg-slate-100 focus-visible:outline focus-visible:outline-2 focus-visible:outline-brand-600 dark:text-slate-300 dark:hover:bg-white/10"
-      >
-        <X aria-hidden className="size-4" />
-      </button>
     </section>
   );
 }

@@ -39,15 +39,15 @@ export function MediaAlerts({ media, className }: { media: LocalMedia; className
           key={key}
           role="alert"
           aria-label={`${device} problem`}
-          className="pointer-events-auto flex items-start gap-2 rounded-xl bg-red-600 px-3 py-2 text-sm text-white shadow-lg ring-1 ring-red-400/40"
+          className="pointer-events-auto flex items-center gap-2 rounded-xl bg-red-600 px-3 py-2 text-sm text-white shadow-lg ring-1 ring-red-400/40"
         >
-          <Icon aria-hidden className="mt-0.5 size-4 shrink-0" />
+          <Icon aria-hidden className="size-4 shrink-0" />
           <p className="min-w-0 flex-1 leading-snug">{text}</p>
           <button
             type="button"
             onClick={retry}
             disabled={retrying}
-            className="h-7 shrink-0 rounded-md bg-white/15 px-2.5 text-xs font-semibold hover:bg-white/25 focus-visible:outline focus-visible:outline-2 focus-visible:outline-white disabled:opacity-60"
+            className="h-8 shrink-0 rounded-md bg-white/15 px-3 text-xs font-semibold hover:bg-white/25 focus-visible:outline focus-visible:outline-2 focus-visible:outline-white disabled:opacity-60"
           >
             {retrying ? 'Retrying...' : 'Retry'}
           </button>
@@ -55,7 +55,7 @@ export function MediaAlerts({ media, className }: { media: LocalMedia; className
             type="button"
             aria-label={`Dismiss the ${device.toLowerCase()} alert`}
             onClick={() => setDismissed((d) => [...d, key])}
-            className="grid size-7 shrink-0 place-items-center rounded-md hover:bg-white/15 focus-visible:outline focus-visible:outline-2 focus-visible:outline-white"
+            className="grid size-8 shrink-0 place-items-center rounded-md hover:bg-white/15 focus-visible:outline focus-visible:outline-2 focus-visible:outline-white"
           >
             <X aria-hidden className="size-4" />
           </button>
