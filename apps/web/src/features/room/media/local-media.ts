@@ -1,3 +1,4 @@
+import { Store } from '@/lib/store';
 import type { LocalTracks } from './peer-link';
 
 /**
@@ -99,12 +100,11 @@ export class LocalMedia {
   private audio: MediaStreamTrack | null = null;
   private camera: MediaStreamTrack | null = null;
   private screen: MediaStreamTrack | null = null;
-  private readonly listeners = new Set<() => void>();
   private readonly trackListeners = new Set<(t: LocalTracks) => void>();
   private stopped = false;
   /** The screen share being acquired, so a second click does not open a second picker. */
   private screenPending: Promise<void> | null = null;
-  private snapshot: LocalMediaSnapshot = {
+  private readonly store = new Store<LocalMediaSnapshot>({
     cameraStatus: 'idle',
     cameraError: null,
     micError: null,
@@ -116,14 +116,14 @@ export class LocalMedia {
     devices: { audioInputs: [], audioOutputs: [], videoInputs: [] },
     selected: { audioInput: '', audioOutput: '', videoInput: '' },
     trackVersion: 0,
-  };
+  });
 
-  getSnapshot = (): LocalMediaSnapshot => this.snapshot;
+  readonly getSnapshot = this.store.getSnapshot;
+  readonly subscribe = this.store.subscribe;
 
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
+  private get snapshot(): LocalMediaSnapshot {
+    return this.store.getSnapshot();
+  }
 
   /** Called with the tracks to send whenever they change (the mesh replaces its senders). */
   onTracksChanged(l: (t: LocalTracks) => void): () => void {
@@ -132,8 +132,7 @@ export class LocalMedia {
   }
 
   private set(patch: Partial<LocalMediaSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const l of this.listeners) l();
+    this.store.patch(patch);
   }
 
   tracks(): LocalTracks {
