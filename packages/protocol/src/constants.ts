@@ -149,3 +149,43 @@ export function summaryFileName(meetingId: string, date: Date): string {
 
 /** Request body limit for JSON APIs (bytes). */
 export const JSON_BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * Which advertised features work today, end to end in a browser on the embedded defaults. Pages and
+ * e-mails that name a feature read its flag and say "Coming soon" while it is false: until a
+ * feature works, nothing may say it does. The issue that builds a feature flips its flag (here
+ * only) once the feature works end to end, and the badges and the Pro wording follow.
+ */
+export type Feature =
+  | 'transcription'
+  | 'translation'
+  /** AI meeting summaries with action items and decisions. */
+  | 'summaries'
+  | 'pdfExport'
+  | 'analytics'
+  /** Blur, virtual and custom backgrounds. */
+  | 'backgroundEffects'
+  /** The whiteboard and shared notes. */
+  | 'whiteboard'
+  | 'recording'
+  /**
+   * Meetings beyond the peer-to-peer mesh (the Janus SFU): what carries the Pro plan's "up to
+   * PRO_PLAN.marketingMaxParticipants participants". The server admits up to a meeting's
+   * maxParticipants, but every browser sends to every other, which suits small groups only.
+   */
+  | 'largeMeetings';
+
+export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
+  transcription: false,
+  translation: false,
+  summaries: false,
+  pdfExport: false,
+  analytics: false,
+  backgroundEffects: false,
+  whiteboard: false,
+  recording: false,
+  largeMeetings: false,
+};
+
+/** The Pro plan's AI features (the ones the plan is sold on). */
+export const AI_FEATURES: readonly Feature[] = ['transcription', 'translation', 'summaries'];
