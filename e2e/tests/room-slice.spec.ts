@@ -132,6 +132,15 @@ describe('room slice', () => {
     await dan.room.open(id);
     await dan.room.joinFromDialog('Dan', { micOn: false, waitForRoom: false });
     await notice.getByText('Dan wants to join').waitFor({ timeout: 5000 });
+    const chatInput = hostPage.getByPlaceholder('Type a message...');
+    expect(await boxesOverlap(notice, chatInput)).toBe(false);
+    await screenshot(hostPage, 'room-knock-chat-open-desktop');
+    // On a phone the chat fills the screen; the notice shows over it and leaves its input free.
+    await hostPage.setViewportSize(VIEWPORTS.phone);
+    expect(await insideViewport(hostPage, notice)).toBe(true);
+    expect(await boxesOverlap(notice, chatInput)).toBe(false);
+    await screenshot(hostPage, 'room-knock-chat-open-phone');
+    await hostPage.setViewportSize(VIEWPORTS.desktop);
     await notice.getByRole('button', { name: 'Deny Dan' }).click();
     await dan.page.getByRole('heading', { name: 'The host did not let you in' }).waitFor();
     await notice.waitFor({ state: 'detached', timeout: 5000 });
