@@ -1,4 +1,4 @@
-import { PRO_PLAN } from '@parley/protocol/constants';
+import { AI_FEATURES, PRO_PLAN, type Feature } from '@parley/protocol/constants';
 import {
   AlertTriangle,
   Calendar,
@@ -10,24 +10,27 @@ import {
   RefreshCw,
   Sparkles,
   Video,
+  type LucideIcon,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { useUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import { useConfirmSubscription, useSubscriptionStatusByEmail } from './api';
 import { confirmModeState, statusModeState, type ConfirmationState } from './confirmation-state';
+import { AiInDevelopmentNote } from './pro-features';
 
-const AI_FEATURES = [
-  { icon: Mic, text: 'Live transcription for every speaker' },
-  { icon: Languages, text: 'Live translation with cultural context' },
-  { icon: Sparkles, text: 'Meeting summaries with action items and decisions' },
-] as const;
+const AI_FEATURE_LINES: { icon: LucideIcon; text: string; feature: Feature }[] = [
+  { icon: Mic, text: 'Live transcription for every speaker', feature: 'transcription' },
+  { icon: Languages, text: 'Live translation with cultural context', feature: 'translation' },
+  { icon: Sparkles, text: 'Meeting summaries with action items and decisions', feature: 'summaries' },
+];
 
 function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) {
@@ -165,14 +168,19 @@ export function ConfirmationPage() {
             </Row>
           </Block>
         </div>
-        <Block title="AI Features Now Available">
+        {/* The spec's 'AI Features Now Available', said only once they are. */}
+        <Block
+          title={isAvailable(...AI_FEATURES) ? 'AI Features Now Available' : 'AI Features Coming to Pro'}
+        >
           <ul className="flex flex-col gap-2">
-            {AI_FEATURES.map(({ icon: Icon, text }) => (
-              <li key={text} className="flex items-center gap-2 text-sm">
+            {AI_FEATURE_LINES.map(({ icon: Icon, text, feature }) => (
+              <li key={text} className="flex flex-wrap items-center gap-2 text-sm">
                 <Icon className="size-4 shrink-0 text-brand-600" /> {text}
+                <ComingSoonBadge feature={feature} />
               </li>
             ))}
           </ul>
+          <AiInDevelopmentNote className="mt-2 text-slate-600 dark:text-slate-400" />
         </Block>
         <div className="flex flex-col gap-2 sm:flex-row sm:justify-center">
           <Button asChild size="lg" variant="gradient">

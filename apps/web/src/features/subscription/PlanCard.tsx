@@ -1,16 +1,8 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
-import { Check, Crown, ShieldCheck } from 'lucide-react';
+import { Crown, ShieldCheck } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-
-export const PRO_FEATURES = [
-  'Live transcription of every speaker',
-  'Live translation with cultural context',
-  'AI meeting summaries with action items and decisions',
-  'Unlimited meeting duration',
-  `Up to ${PRO_PLAN.marketingMaxParticipants} participants`,
-  'PDF export and meeting analytics',
-] as const;
+import { AiInDevelopmentNote, PRO_FEATURES, ProFeatureItem } from './pro-features';
 
 /** The Pro plan: 9.99 a month, struck 29.99, 67% off, 30-day money-back guarantee (spec §1, §9). */
 export function PlanCard() {
@@ -34,12 +26,11 @@ export function PlanCard() {
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         <ul className="flex flex-col gap-2 text-sm">
-          {PRO_FEATURES.map((f) => (
-            <li key={f} className="flex items-start gap-2">
-              <Check className="mt-0.5 size-4 shrink-0 text-emerald-600" /> {f}
-            </li>
+          {PRO_FEATURES.map((item) => (
+            <ProFeatureItem key={item.text} item={item} />
           ))}
         </ul>
+        <AiInDevelopmentNote className="rounded-lg bg-amber-50 p-3 text-amber-900 dark:bg-amber-950 dark:text-amber-100" />
         <p className="flex items-center gap-2 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
           <ShieldCheck className="size-4 shrink-0" />
           {PRO_PLAN.moneyBackGuaranteeDays}-day money-back guarantee · Cancel anytime

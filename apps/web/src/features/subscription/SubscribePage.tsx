@@ -1,8 +1,9 @@
-import { PRO_PLAN } from '@parley/protocol/constants';
+import { AI_FEATURES, PRO_PLAN } from '@parley/protocol/constants';
 import { ArrowLeft, LogIn } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { isAvailable } from '@/components/ui/coming-soon';
 import { Input, Label } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { Skeleton, Spinner } from '@/components/ui/spinner';
@@ -44,7 +45,11 @@ export function SubscribePage() {
   return (
     <Page
       title="Upgrade to Pro"
-      description="AI transcription, translation and summaries in every meeting, with no time limits."
+      description={
+        isAvailable(...AI_FEATURES)
+          ? 'AI transcription, translation and summaries in every meeting, with no time limits.'
+          : 'Start and schedule meetings with no time limits. AI transcription, translation and summaries are coming to every meeting.'
+      }
     >
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
         <div className={clientSecret ? 'order-last lg:order-none' : undefined}>

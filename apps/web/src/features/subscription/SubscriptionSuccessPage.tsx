@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
-import { PRO_FEATURES } from './PlanCard';
+import { AiInDevelopmentNote, PRO_FEATURES, ProFeatureItem } from './pro-features';
 
 /**
  * The success screen (spec §2) of /subscription/confirmation/success?email=… and
@@ -24,16 +24,20 @@ export function SubscriptionSuccessPage() {
           <div>
             <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Welcome to Pro!</h1>
             <p className="mt-2 text-slate-600 dark:text-slate-400">
-              Your {PRO_PLAN.name} is active. Every AI feature is now part of your meetings.
+              Your {PRO_PLAN.name} is active: you can now start meetings and schedule them with calendar
+              invitations.
             </p>
           </div>
           <ul className="grid w-full gap-2 text-left text-sm sm:grid-cols-2">
-            {PRO_FEATURES.slice(0, 4).map((f) => (
-              <li key={f} className="rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60">
-                {f}
-              </li>
+            {PRO_FEATURES.slice(0, 4).map((item) => (
+              <ProFeatureItem
+                key={item.text}
+                item={item}
+                className="rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800/60"
+              />
             ))}
           </ul>
+          <AiInDevelopmentNote className="w-full text-left text-slate-600 dark:text-slate-400" />
           <div className="flex w-full flex-col gap-2 sm:flex-row sm:justify-center">
             <Button asChild size="lg" variant="gradient">
               <Link to="/">
