@@ -1,8 +1,14 @@
-import { MARKETING_FIGURES, MEETING_ID_PLACEHOLDER, NAME_LIMITS } from '@parley/protocol/constants';
+import {
+  AI_FEATURES,
+  MARKETING_FIGURES,
+  MEETING_ID_PLACEHOLDER,
+  NAME_LIMITS,
+} from '@parley/protocol/constants';
 import { CalendarPlus, LogIn, Sparkles, Star, Users, Video, Wand2, Zap } from 'lucide-react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
 import { Input, Label } from '@/components/ui/input';
 import { useLandingAuthEffects } from '@/features/auth/useLandingAuthEffects';
 import { HeroVideo } from './HeroVideo';
@@ -36,15 +42,20 @@ export function LandingPage() {
           className="absolute inset-0 -z-10 bg-gradient-to-r from-slate-950/90 via-slate-950/70 to-slate-950/30"
         />
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 lg:py-24">
-          <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm backdrop-blur">
+          <p
+            className="inline-flex flex-wrap items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm backdrop-blur"
+            data-testid="hero-tagline"
+          >
             <Sparkles className="size-4" /> Live transcription, translation and AI summaries
+            <ComingSoonBadge feature={AI_FEATURES} tone="dark" />
           </p>
           <h1 className="mt-6 max-w-3xl text-4xl font-black tracking-tight sm:text-6xl">
             Meetings that remember everything.
           </h1>
           <p className="mt-6 max-w-2xl text-lg text-slate-200">
-            Video meetings in the browser, with an AI that transcribes, translates and writes the summary, the
-            action items and the decisions for you.
+            {isAvailable(...AI_FEATURES)
+              ? 'Video meetings in the browser, with an AI that transcribes, translates and writes the summary, the action items and the decisions for you.'
+              : 'Video meetings in the browser, nothing to install. Coming soon: an AI that transcribes, translates and writes the summary, the action items and the decisions for you.'}
           </p>
           <div className="mt-10 flex flex-wrap gap-3">
             <Button size="lg" variant="gradient" onClick={tryFree}>
@@ -64,6 +75,7 @@ export function LandingPage() {
               >
                 <Link to="/background-demo">
                   <Wand2 /> Test Background Effects
+                  <ComingSoonBadge feature="backgroundEffects" tone="dark" />
                 </Link>
               </Button>
             ) : null}

@@ -1,4 +1,4 @@
-import { MARKETING_FIGURES, PRO_PLAN } from '@parley/protocol/constants';
+import { AI_FEATURES, MARKETING_FIGURES, PRO_PLAN, type Feature } from '@parley/protocol/constants';
 import {
   BarChart3,
   Brain,
@@ -21,23 +21,93 @@ import {
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
+import { AiInDevelopmentNote } from '@/features/subscription/pro-features';
 import { TESTIMONIALS } from './testimonials';
 
-const FEATURES = [
-  { icon: MessageSquare, title: 'Live transcription', text: 'Every word, with who said it, while you talk.' },
+/** A line of marketing copy and the feature it needs, if that is not built yet everywhere. */
+interface MarketingItem {
+  text: string;
+  feature?: Feature;
+  /** The badge's words when only part of the line is missing. */
+  soonLabel?: string;
+}
+
+const FEATURES: (MarketingItem & { icon: typeof MessageSquare; title: string })[] = [
+  {
+    icon: MessageSquare,
+    title: 'Live transcription',
+    text: 'Every word, with who said it, while you talk.',
+    feature: 'transcription',
+  },
   {
     icon: Brain,
     title: 'Automatic meeting summaries',
     text: 'An overview and key points the moment you finish.',
+    feature: 'summaries',
   },
-  { icon: ListChecks, title: 'Action-item extraction', text: 'Owners and next steps pulled out for you.' },
-  { icon: Languages, title: 'Translation with cultural context', text: 'Follow along in your own language.' },
-  { icon: BarChart3, title: 'Analytics', text: 'Talk time and participation at a glance.' },
-  { icon: FileDown, title: 'PDF export', text: 'Share a clean report with anyone.' },
-  { icon: Wand2, title: 'Background effects', text: 'Blur, virtual or your own custom background.' },
-  { icon: PenTool, title: 'Chat, whiteboard and files', text: 'Sketch, share and discuss in one place.' },
+  {
+    icon: ListChecks,
+    title: 'Action-item extraction',
+    text: 'Owners and next steps pulled out for you.',
+    feature: 'summaries',
+  },
+  {
+    icon: Languages,
+    title: 'Translation with cultural context',
+    text: 'Follow along in your own language.',
+    feature: 'translation',
+  },
+  {
+    icon: BarChart3,
+    title: 'Analytics',
+    text: 'Talk time and participation at a glance.',
+    feature: 'analytics',
+  },
+  { icon: FileDown, title: 'PDF export', text: 'Share a clean report with anyone.', feature: 'pdfExport' },
+  {
+    icon: Wand2,
+    title: 'Background effects',
+    text: 'Blur, virtual or your own custom background.',
+    feature: 'backgroundEffects',
+  },
+  {
+    icon: PenTool,
+    title: 'Chat, whiteboard and files',
+    text: 'Sketch, share and discuss in one place.',
+    feature: 'whiteboard',
+    soonLabel: 'Whiteboard coming soon',
+  },
   { icon: MonitorUp, title: 'Screen sharing', text: 'Present a tab, a window or your whole screen.' },
-] as const;
+];
+
+const PROMO_ITEMS: MarketingItem[] = [
+  { text: 'Live transcription', feature: 'transcription' },
+  { text: 'AI translation', feature: 'translation' },
+  { text: 'Summaries with action items', feature: 'summaries' },
+  { text: `${PRO_PLAN.moneyBackGuaranteeDays}-day money-back guarantee` },
+];
+
+const AI_ITEMS: MarketingItem[] = [
+  { text: 'Per-speaker live transcripts', feature: 'transcription' },
+  { text: 'Live translation into 12 languages', feature: 'translation' },
+  { text: 'Summaries, action items and decisions', feature: 'summaries' },
+  { text: 'Download or export as PDF', feature: 'pdfExport' },
+];
+
+/** A checked list line, or a clock and "Coming soon" while its feature is missing. */
+function MarketingLine({ item, tone }: { item: MarketingItem; tone: 'light' | 'dark' }) {
+  const ready = !item.feature || isAvailable(item.feature);
+  const Icon = ready ? CheckCircle2 : Clock;
+  const iconColour = tone === 'dark' ? 'text-emerald-300' : 'text-emerald-500';
+  return (
+    <li className="flex flex-wrap items-center gap-2">
+      <Icon aria-hidden="true" className={`size-4 shrink-0 ${ready ? iconColour : 'opacity-70'}`} />{' '}
+      {item.text}
+      {item.feature ? <ComingSoonBadge feature={item.feature} label={item.soonLabel} tone={tone} /> : null}
+    </li>
+  );
+}
 
 export function FeatureSection() {
   return (
@@ -46,19 +116,25 @@ export function FeatureSection() {
         Everything your meetings need
       </h2>
       <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600 dark:text-slate-400">
-        HD video in the browser, nothing to install, and an AI assistant that takes the notes.
+        {isAvailable(...AI_FEATURES)
+          ? 'HD video in the browser, nothing to install, and an AI assistant that takes the notes.'
+          : 'HD video in the browser, nothing to install, and soon an AI assistant that takes the notes.'}
       </p>
       <div className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {FEATURES.map(({ icon: Icon, title, text }) => (
+        {FEATURES.map(({ icon: Icon, title, text, feature, soonLabel }) => (
           <div
             key={title}
+            data-testid="feature"
             className="flex gap-4 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
           >
             <span className="grid size-10 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-600 dark:bg-brand-900/50 dark:text-brand-200">
               <Icon className="size-5" />
             </span>
             <div>
-              <h3 className="font-semibold">{title}</h3>
+              <h3 className="flex flex-wrap items-center gap-x-2 gap-y-1 font-semibold">
+                {title}
+                {feature ? <ComingSoonBadge feature={feature} label={soonLabel} /> : null}
+              </h3>
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{text}</p>
             </div>
           </div>
@@ -66,6 +142,19 @@ export function FeatureSection() {
       </div>
     </section>
   );
+}
+
+/** The promo's sentence: what Pro gives today first, then what is still coming (FEATURE_AVAILABILITY). */
+function promoSentence(): string {
+  const ai = isAvailable(...AI_FEATURES);
+  const large = isAvailable('largeMeetings');
+  const aiText = 'live transcription, translation and summaries with action items and decisions';
+  const largeText = `up to ${PRO_PLAN.marketingMaxParticipants} participants`;
+  if (ai && large)
+    return `Live transcription, translation and summaries with action items and decisions, unlimited meeting time and ${largeText}.`;
+  const today = ['Unlimited meeting time', ...(ai ? [aiText] : []), ...(large ? [largeText] : [])].join(', ');
+  const soon = [...(ai ? [] : [aiText]), ...(large ? [] : [`meetings of ${largeText}`])].join('; ');
+  return `${today}. Coming soon: ${soon}.`;
 }
 
 export function SuperchargePromo() {
@@ -80,22 +169,13 @@ export function SuperchargePromo() {
             <h2 id="supercharge-title" className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">
               Supercharge your meetings with AI
             </h2>
-            <p className="mt-3 max-w-xl text-brand-100">
-              Live transcription, translation and summaries with action items and decisions, unlimited meeting
-              time and up to {PRO_PLAN.marketingMaxParticipants} participants.
-            </p>
-            <ul className="mt-5 grid gap-2 text-sm sm:grid-cols-2">
-              {[
-                'Live transcription',
-                'AI translation',
-                'Summaries with action items',
-                `${PRO_PLAN.moneyBackGuaranteeDays}-day money-back guarantee`,
-              ].map((item) => (
-                <li key={item} className="flex items-center gap-2">
-                  <CheckCircle2 className="size-4 text-emerald-300" /> {item}
-                </li>
+            <p className="mt-3 max-w-xl text-brand-100">{promoSentence()}</p>
+            <ul className="mt-5 grid gap-2 text-sm sm:grid-cols-2" data-testid="promo-features">
+              {PROMO_ITEMS.map((item) => (
+                <MarketingLine key={item.text} item={item} tone="dark" />
               ))}
             </ul>
+            <AiInDevelopmentNote className="mt-5 max-w-xl rounded-lg bg-white/10 p-3 text-white" />
           </div>
           <div className="rounded-2xl bg-white/10 p-6 text-center backdrop-blur">
             <p className="text-sm text-brand-100">
@@ -210,24 +290,17 @@ export function AiMarketing() {
     <section aria-labelledby="ai-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
       <div className="grid items-center gap-10 lg:grid-cols-2">
         <div>
-          <h2 id="ai-title" className="text-3xl font-bold tracking-tight">
-            Your AI meeting assistant
+          <h2 id="ai-title" className="flex flex-wrap items-center gap-3 text-3xl font-bold tracking-tight">
+            Your AI meeting assistant <ComingSoonBadge feature={AI_FEATURES} className="text-xs" />
           </h2>
           <p className="mt-3 text-slate-600 dark:text-slate-400">
-            Parley listens so you can take part. It writes the transcript as people speak, translates it for
-            everyone who needs it, and hands you a summary with the action items and the decisions when the
-            meeting ends.
+            {isAvailable(...AI_FEATURES)
+              ? 'Parley listens so you can take part. It writes the transcript as people speak, translates it for everyone who needs it, and hands you a summary with the action items and the decisions when the meeting ends.'
+              : 'Soon Parley listens so you can take part: it will write the transcript as people speak, translate it for everyone who needs it, and hand you a summary with the action items and the decisions when the meeting ends.'}
           </p>
-          <ul className="mt-5 space-y-2 text-sm">
-            {[
-              'Per-speaker live transcripts',
-              'Live translation into 12 languages',
-              'Summaries, action items and decisions',
-              'Download or export as PDF',
-            ].map((item) => (
-              <li key={item} className="flex items-center gap-2">
-                <CheckCircle2 className="size-4 text-emerald-500" /> {item}
-              </li>
+          <ul className="mt-5 space-y-2 text-sm" data-testid="ai-features">
+            {AI_ITEMS.map((item) => (
+              <MarketingLine key={item.text} item={item} tone="light" />
             ))}
           </ul>
         </div>
