@@ -1,6 +1,8 @@
+import { AI_FEATURES } from '@parley/protocol/constants';
 import { Menu, Video, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link, NavLink, Outlet } from 'react-router';
+import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { cn } from '@/lib/cn';
 import { AuthArea } from '@/features/auth/AuthArea';
 
@@ -100,7 +102,7 @@ export function Layout() {
       </div>
       <footer className="border-t border-slate-200 py-6 text-center text-xs text-slate-500 dark:border-slate-800">
         © {new Date().getFullYear()} Parley · Video meetings with live transcription, translation and AI
-        summaries
+        summaries <ComingSoonBadge feature={AI_FEATURES} className="ml-1" />
       </footer>
     </div>
   );

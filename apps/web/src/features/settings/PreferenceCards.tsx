@@ -4,6 +4,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Label } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { isDarkPreferred, setDarkMode } from '@/lib/theme';
@@ -96,7 +97,7 @@ export function CameraEffectsCard() {
     <Card>
       <CardHeader>
         <SectionTitle icon={<Camera className="size-5 text-brand-600" />}>
-          Camera &amp; Background Effects
+          Camera &amp; Background Effects <ComingSoonBadge feature="backgroundEffects" />
         </SectionTitle>
         <CardDescription>
           Blur your surroundings or pick a virtual background before a meeting.

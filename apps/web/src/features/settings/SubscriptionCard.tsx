@@ -1,9 +1,10 @@
-import { PRO_PLAN } from '@parley/protocol/constants';
+import { AI_FEATURES, PRO_PLAN } from '@parley/protocol/constants';
 import { Crown, CreditCard } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Skeleton } from '@/components/ui/spinner';
 import { useSubscriptionStatus } from '@/features/subscription/api';
 
@@ -53,8 +54,11 @@ export function SubscriptionCard({ email }: { email: string }) {
             <div>
               <p className="font-semibold">No Active Subscription</p>
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                Pro adds live transcription, translation and AI summaries for ${PRO_PLAN.priceLabel}/
-                {PRO_PLAN.interval}.
+                Pro lets you start and schedule meetings for ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval}.
+              </p>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                Also in Pro: live transcription, translation and AI summaries{' '}
+                <ComingSoonBadge feature={AI_FEATURES} />
               </p>
             </div>
             <Button asChild variant="gradient">
