@@ -1,0 +1,119 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ControlBar } from '../components/ControlBar';
+import { RoomDialogs } from '../components/RoomDialogs';
+import { RoomProvider } from '../room-context';
+import { participant } from '../testing/fakes';
+import { enterTestRoom } from '../testing/room-harness';
+
+/** The control bar on a real RoomController and session, the server played through a fake socket. */
+
+type Room = Awaited<ReturnType<typeof enterTestRoom>>;
+
+function renderBar(room: Room, { isPro = false }: { isPro?: boolean } = {}) {
+  const wrap = (children: ReactNode) => (
+    <MemoryRouter>
+      <RoomProvider controller={room.controller} session={room.session} isPro={isPro}>
+        {children}
+      </RoomProvider>
+    </MemoryRouter>
+  );
+  return render(
+    wrap(
+      <>
+        <ControlBar />
+        <RoomDialogs />
+      </>,
+    ),
+  );
+}
+
+const button = (name: string) => screen.getByRole('button', { name });
+
+describe('ControlBar', () => {
+  let room: Room | null = null;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'info').mockImplementation(() => undefined);
+    sessionStorage.clear();
+    localStorage.clear();
+  });
+  afterEach(() => {
+    room?.controller.stop();
+    room = null;
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it("shows the host Unmute All when the room's Mute All is on (after a reload) and follows the server", async () => {
+    room = await enterTestRoom(participant('p1', 'Hana', { isHost: true }), { allMuted: true });
+    renderBar(room);
+    expect(screen.getByText('Host')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Unmute All' }));
+    const req = room.socket().sentOf('mute_all').at(-1)!;
+    expect(req).toMatchObject({ muted: false });
+    // Waiting for the server: the button neither flips nor takes a second click.
+    expect(screen.getByRole('button', { name: 'Unmute All' })).toBeDisabled();
+    await act(async () => {
+      room!.socket().receive({ type: 'ack', requestId: req.requestId as string });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('button', { name: 'Mute All' })).toBeEnabled();
+  });
+
+  it('gives a guest no host controls; the microphone and camera buttons switch the tracks', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'));
+    renderBar(room);
+    expect(screen.queryByRole('button', { name: /Mute All/ })).toBeNull();
+    expect(screen.queryByText('Host')).toBeNull();
+    // A guest's ?name= link joins with the microphone muted (spec defaults).
+    fireEvent.click(button('Unmute'));
+    expect(button('Mute')).toHaveAttribute('aria-pressed', 'false');
+    expect(room.tracks.find((t) => t.kind === 'audio')?.enabled).toBe(true);
+    fireEvent.click(button('Turn off camera'));
+    expect(button('Turn on camera')).toHaveAttribute('aria-pressed', 'true');
+    expect(room.tracks.find((t) => t.kind === 'video')?.enabled).toBe(false);
+  });
+
+  it('counts unread chat until the chat is opened', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'));
+    renderBar(room);
+    act(() =>
+      room!.socket().receive({
+        type: 'chat_message',
+        id: 'm1',
+        content: 'hello',
+        senderName: 'Ann',
+        senderId: 'p2',
+        timestamp: new Date().toISOString(),
+      }),
+    );
+    expect(screen.getByLabelText('1 unread')).toBeInTheDocument();
+    fireEvent.click(button('Chat'));
+    expect(button('Chat')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.queryByLabelText('1 unread')).toBeNull();
+  });
+
+  it('Start AI opens the upgrade dialog without Pro, and toggles with Pro', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'));
+    const { unmount } = renderBar(room);
+    fireEvent.click(screen.getByRole('button', { name: 'Start AI' }));
+    expect(screen.getByRole('dialog', { name: 'Upgrade to Pro for AI Features' })).toBeInTheDocument();
+    unmount();
+    renderBar(room, { isPro: true });
+    fireEvent.click(screen.getByRole('button', { name: 'Start AI' }));
+    expect(screen.getByRole('button', { name: 'Stop AI' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('Leave meeting ends the room as left', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'));
+    renderBar(room);
+    fireEvent.click(button('Leave meeting'));
+    expect(room.controller.getSnapshot()).toMatchObject({ phase: 'ended', reason: 'left' });
+    expect(room.tracks.every((t) => t.readyState === 'ended')).toBe(true);
+  });
+});
