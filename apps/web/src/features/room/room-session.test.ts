@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LocalMedia } from './media/local-media';
+import { RoomSession, type Notice } from './room-session';
+import { FakeSocket, installFakeDevices, joinedMessage, participant } from './testing/fakes';
+
+/** The session's message handlers, the server played through the fake socket. */
+describe('RoomSession', () => {
+  let sockets: FakeSocket[];
+  let notify: ReturnType<typeof vi.fn<(n: Notice) => void>>;
+  let media: LocalMedia;
+  let session: RoomSession;
+  const socket = () => sockets[sockets.length - 1]!;
+  const gus = participant('p1', 'Gus');
+  const ann = participant('p2', 'Ann', { isConnected: false });
+
+  beforeEach(async () => {
+    vi.useFakeTimers();
+    installFakeDevices(vi.stubGlobal);
+    sockets = [];
+    notify = vi.fn<(n: Notice) => void>();
+    media = new LocalMedia();
+    await media.start({ audio: true, video: true });
+    session = new RoomSession({
+      meetingId: '123-456-789',
+      participantId: 'p1',
+      joinToken: 'token-0123456789abcdef',
+      socketUrl: 'ws://x/ws',
+      media,
+      notify,
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+    });
+    session.connect();
+    socket().open();
+    socket().receive(joinedMessage(gus, { others: [ann] }));
+  });
+  afterEach(() => {
+    session.dispose();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps the others in join order and tells who comes and goes', () => {
+    expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
+    socket().receive({ type: 'participant_joined', participant: participant('p3', 'Bo') });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'Bo joined the meeting' });
+    socket().receive({ type: 'participant_updated', participant: { ...ann, isMuted: true } });
+    expect(session.getSnapshot().participants).toMatchObject([
+      { name: 'Ann', isMuted: true },
+      { name: 'Bo' },
+    ]);
+    socket().receive({ type: 'participant_left', participantId: 'p3', reason: 'removed' });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'Bo was removed' });
+    expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
+  });
+
+  it('tells the server the microphone and camera state once joined, and mirrors it in self', () => {
+    expect(socket().sentOf('media_state').at(-1)).toMatchObject({ isMuted: false, isVideoOn: true });
+    media.setVideoOn(false);
+    expect(socket().sentOf('media_state').at(-1)).toMatchObject({ isVideoOn: false });
+    expect(session.getSnapshot().self).toMatchObject({ id: 'p1', isVideoOn: false });
+  });
+
+  it('mutes when the host mutes this participant, and only asks when the host unmutes', () => {
+    socket().receive({ type: 'mute_participant', targetParticipantId: 'p2', muted: true });
+    expect(media.getSnapshot().isMuted).toBe(false);
+    socket().receive({ type: 'mute_participant', targetParticipantId: 'p1', muted: true });
+    expect(media.getSnapshot().isMuted).toBe(true);
+    expect(notify).toHaveBeenLastCalledWith(expect.objectContaining({ title: 'The host muted you' }));
+    socket().receive({ type: 'mute_participant', targetParticipantId: 'p1', muted: false });
+    expect(media.getSnapshot().isMuted).toBe(true);
+    expect(notify).toHaveBeenLastCalledWith(
+      expect.objectContaining({ title: 'The host asked you to unmute' }),
+    );
+  });
+
+  it('keeps the waiting list and admits or denies by id', () => {
+    socket().receive({ type: 'waiting_room', waiting: [{ id: 'w1', name: 'Wendy' }] });
+    expect(session.getSnapshot().waitingList).toEqual([{ id: 'w1', name: 'Wendy' }]);
+    void session.admit('w1');
+    void session.deny('w2');
+    expect(socket().sentOf('admit_participant')).toMatchObject([{ targetParticipantId: 'w1' }]);
+    expect(socket().sentOf('deny_participant')).toMatchObject([{ targetParticipantId: 'w2' }]);
+  });
+
+  it('says so when a host action is refused', async () => {
+    const done = session.removeParticipant('p2');
+    const req = socket().sentOf('remove_participant')[0]!;
+    socket().receive({
+      type: 'error',
+      requestId: req.requestId as string,
+      code: 'forbidden',
+      message: 'Only the host can do that',
+    });
+    await done;
+    expect(notify).toHaveBeenLastCalledWith({
+      title: 'Could not remove the participant',
+      description: 'Only the host can do that',
+      variant: 'destructive',
+    });
+  });
+
+  it('adds chat messages once each, in time order', () => {
+    const msg = (id: string, t: string) => ({
+      type: 'chat_message' as const,
+      id,
+      content: id,
+      senderName: 'Ann',
+      senderId: 'p2',
+      timestamp: t,
+    });
+    socket().receive(msg('b', '2026-01-01T00:00:02Z'));
+    socket().receive(msg('a', '2026-01-01T00:00:01Z'));
+    socket().receive(msg('b', '2026-01-01T00:00:02Z'));
+    expect(session.getSnapshot().chat.map((m) => m.id)).toEqual(['a', 'b']);
+  });
+
+  it('dispose leaves politely once and stops listening', () => {
+    const s = socket();
+    session.dispose();
+    session.dispose();
+    expect(s.sentOf('leave_meeting')).toHaveLength(1);
+    s.receive({ type: 'participant_joined', participant: participant('p4', 'Late') });
+    expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
+  });
+});
