@@ -6,13 +6,17 @@ import type { RoomSession } from './room-session';
 /**
  * The meeting page's lifecycle as one value: each phase carries the resources that exist in it
  * and no others, so "in the room without a session" or "ended with the camera on" cannot be
- * written. RoomController is the only thing that moves between phases (see its transition table);
- * the rules below are pure and tested on their own.
+ * written. RoomController is the only thing that moves between phases:
  *
- *   idle ─start→ prejoin ─join→ joining ─┬→ waiting ─admitted→ in-room ⇄ reconnecting
- *     ▲                         ▲   │    └──────────joined──→ in-room
- *     └──────stop (any)─────    │   └→ password ─submit→ joining
- *                               └ ended (left, removed, denied, error…) ─rejoin→ prejoin/joining
+ *   idle     ─start──────────────────→ prejoin (joining at once for a ?name= link or a rejoin)
+ *   prejoin  ─join───────────────────→ joining
+ *   joining  ─call: password needed──→ password ─submit→ joining
+ *   joining  ─socket: waiting────────→ waiting  ─socket: joined (admitted)→ in-room
+ *   joining  ─socket: joined─────────→ in-room  ─socket dropped→ reconnecting ─joined→ in-room
+ *   any      ─leave, refusal, failure→ ended    ─rejoin→ as start
+ *   any      ─stop (page unmounts)───→ idle
+ *
+ * The rules below are pure and tested on their own.
  */
 export type RoomState =
   /** Not started yet, or stopped (the page unmounted). Holds nothing. */

@@ -9,7 +9,8 @@ import { formatElapsed } from './hooks';
 import { shortcutFor } from './keyboard';
 import { togglePanel } from './layout';
 import { mergeChat } from './room-session';
-import { validateRoomName } from './room-state';
+import { DEFAULT_PREFERENCES } from './preferences';
+import { linkJoinChoice, validateRoomName } from './room-state';
 
 const apiError = (status: number, body: object) => new ApiError(status, JSON.stringify(body), body);
 
@@ -18,6 +19,23 @@ describe('room rules', () => {
     expect(validateRoomName(' A ')).toBe('Name must be at least 2 characters');
     expect(validateRoomName('Al')).toBeNull();
     expect(validateRoomName('x'.repeat(51))).toMatch(/at most 50/);
+  });
+
+  it('joins from a ?name= link as the spec says, and asks when the name is invalid', () => {
+    expect(linkJoinChoice(' Gus ', false, DEFAULT_PREFERENCES)).toEqual({
+      name: 'Gus',
+      audio: false,
+      video: true,
+    });
+    expect(linkJoinChoice('Hana', true, DEFAULT_PREFERENCES)).toEqual({
+      name: 'Hana',
+      audio: true,
+      video: true,
+    });
+    const prefs = { ...DEFAULT_PREFERENCES, joinMuted: false, joinCameraOff: true };
+    expect(linkJoinChoice('Gus', false, prefs)).toMatchObject({ audio: true, video: false });
+    expect(linkJoinChoice('G', false, DEFAULT_PREFERENCES)).toBeNull();
+    expect(linkJoinChoice('', true, DEFAULT_PREFERENCES)).toBeNull();
   });
 
   it('keeps one session id per meeting in session storage', () => {
