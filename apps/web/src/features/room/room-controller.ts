@@ -59,7 +59,7 @@ export class RoomController {
 
   constructor(private readonly opts: RoomControllerOptions) {}
 
-  get state(): RoomState {
+  private get state(): RoomState {
     return this.store.getSnapshot();
   }
 
@@ -159,7 +159,7 @@ export class RoomController {
       media,
       notify: this.opts.notify,
       createSocket: this.opts.createSocket,
-      createPeerConnection: (config) => this.reserve?.take(config) ?? new RTCPeerConnection(config),
+      createPeerConnection: (config, use) => this.reserve?.take(config, use) ?? new RTCPeerConnection(config),
       log: (msg, extra) => console.info(`[room] ${msg}`, extra ?? ''),
     });
     const unhooks = [
