@@ -6,7 +6,7 @@ import type { RoomSession } from './room-session';
  * `getStats()`), the signaling state and the room's participants. Nothing here changes the call.
  *
  *   window.__parley.peerConnections()  → [{ participantId, pc, polite, iceRestarts }]
- *   window.__parley.signalState()      → 'idle' | 'connecting' | 'joined' | 'reconnecting' | 'closed'
+ *   window.__parley.signalState()      → 'idle' | 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'closed'
  *   window.__parley.selfId()           → this participant's id, or null before the join
  *   window.__parley.participants()     → the other participants as the room sees them
  */
