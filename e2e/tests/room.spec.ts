@@ -1,28 +1,12 @@
-import type { Browser, BrowserContext, Dialog, Locator, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
 import { recordMediaTracks, waitMediaReleased } from '../support/media-tracks.js';
+import { boxesOverlap, eventually } from '../support/poll.js';
 
 const baseURL = inject('baseURL');
-
-/** Polls until `check` passes or the time is up; returns the last value. */
-async function eventually<T>(
-  read: () => Promise<T>,
-  check: (v: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let v = await read();
-  while (!check(v)) {
-    if (Date.now() > deadline)
-      throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 250));
-    v = await read();
-  }
-  return v;
-}
 
 /** Proves media flows into `room` from `peers` connections: frames decoded and audio energy rising. */
 async function expectMediaFlowing(
@@ -287,15 +271,6 @@ describe('meeting room with real media', () => {
     expect(realErrors(guestErrors)).toEqual([]);
   });
 });
-
-/** Whether the two elements' on-screen boxes intersect. */
-async function boxesOverlap(a: Locator, b: Locator): Promise<boolean> {
-  const [ba, bb] = await Promise.all([a.boundingBox(), b.boundingBox()]);
-  if (!ba || !bb) throw new Error('element not on screen');
-  return (
-    ba.x < bb.x + bb.width && bb.x < ba.x + ba.width && ba.y < bb.y + bb.height && bb.y < ba.y + ba.height
-  );
-}
 
 describe('meeting room on a phone', () => {
   let browser: Browser;
