@@ -3,7 +3,7 @@ import type { ChatMessage } from '@parley/protocol';
 import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
 import type { LocalMedia } from './media/local-media';
-import { PeerMesh } from './media/peer-mesh';
+import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
 
 /**
@@ -46,7 +46,7 @@ export interface RoomSessionOptions {
   notify: (n: Notice) => void;
   createSocket?: (url: string) => WebSocketLike;
   /** Where peer connections come from (the room page's PeerConnectionReserve). */
-  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+  createPeerConnection?: PeerMeshOptions['createPeerConnection'];
   log?: (msg: string, extra?: unknown) => void;
 }
 

@@ -1,17 +1,27 @@
 import { ICE_CANDIDATE_POOL_SIZE } from '@parley/protocol/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PeerConnectionReserve } from './connection-reserve';
-import { PeerMesh } from './peer-mesh';
+import { PeerMesh, type MeshSignal } from './peer-mesh';
 
-/** Just what the reserve and a PeerLink's constructor touch. */
+/** Just what the reserve, priming and a PeerLink's constructor touch. */
 class FakePC {
   static made: FakePC[] = [];
+  /** When set, new connections gather no candidates (Chromium's connection without networks). */
+  static silent = false;
+  readonly silent = FakePC.silent;
   signalingState: RTCSignalingState = 'stable';
   connectionState: RTCPeerConnectionState = 'new';
+  localDescription: { type: string; sdp: string } | null = null;
+  remoteDescription: unknown = null;
   closed = false;
   rejectConfig = false;
+  descriptions: string[] = [];
+  transceivers: { kind: string; sender: { track: unknown; replaceTrack: (t: unknown) => Promise<void> } }[] =
+    [];
   onnegotiationneeded: unknown = null;
-  onicecandidate: unknown = null;
+  onicecandidate:
+    ((e: { candidate: { candidate: string; toJSON: () => RTCIceCandidateInit } | null }) => void) | null =
+    null;
   ontrack: unknown = null;
   onsignalingstatechange: unknown = null;
   onconnectionstatechange: unknown = null;
@@ -25,11 +35,39 @@ class FakePC {
     if (this.rejectConfig) throw new Error('InvalidModificationError');
     this.config = config;
   }
-  addTransceiver(): unknown {
-    return { sender: {}, receiver: {} };
+  addTransceiver(kind: string): unknown {
+    const t = {
+      kind,
+      currentDirection: null,
+      receiver: { track: { kind } },
+      sender: {
+        track: null as unknown,
+        replaceTrack: async (tr: unknown) => {
+          t.sender.track = tr;
+        },
+        getParameters: () => ({ encodings: [] }),
+      },
+    };
+    this.transceivers.push(t);
+    return t;
   }
   getTransceivers(): unknown[] {
-    return [];
+    return this.transceivers;
+  }
+  async setLocalDescription(d?: { type: string }): Promise<void> {
+    if (d?.type === 'rollback') {
+      this.descriptions.push('rollback');
+      this.signalingState = 'stable';
+      this.localDescription = null;
+      return;
+    }
+    const servers = JSON.stringify(this.config.iceServers ?? []);
+    const candidate = this.silent ? '' : 'a=candidate:1 1 udp 1 127.0.0.1 5000 typ host\r\n';
+    this.localDescription = { type: 'offer', sdp: `v=0\r\ns=${servers}\r\n${candidate}` };
+    this.descriptions.push(`offer ${servers}`);
+    this.signalingState = 'have-local-offer';
+    const c = { candidate: 'candidate:1', sdpMid: '0', sdpMLineIndex: 0 };
+    if (!this.silent) this.onicecandidate?.({ candidate: { ...c, toJSON: () => c } });
   }
   close(): void {
     this.closed = true;
@@ -40,9 +78,25 @@ class FakePC {
 
 const create = (config: RTCConfiguration) => new FakePC(config) as unknown as RTCPeerConnection;
 const stun = [{ urls: 'stun:stun.example.com:3478' }];
+const local = {
+  stream: {} as MediaStream,
+  audio: { kind: 'audio' } as MediaStreamTrack,
+  video: { kind: 'video' } as MediaStreamTrack,
+};
+
+function meshOn(reserve: PeerConnectionReserve, out: MeshSignal[] = [], iceServers: RTCIceServer[] = []) {
+  return new PeerMesh({
+    selfId: 'b',
+    iceServers,
+    local,
+    send: (m) => out.push(m),
+    createPeerConnection: reserve.take,
+  });
+}
 
 beforeEach(() => {
   FakePC.made = [];
+  FakePC.silent = false;
   vi.useFakeTimers();
   // A PeerLink keeps the remote tracks in a MediaStream, which jsdom lacks.
   vi.stubGlobal(
@@ -58,56 +112,131 @@ afterEach(() => {
 });
 
 describe('PeerConnectionReserve', () => {
-  it('gives a new link the connection made when the page opened, and makes the next one after', () => {
+  it('before the join, keeps two connections that already hold an offer, made one after the other', async () => {
     const reserve = new PeerConnectionReserve(create);
     expect(FakePC.made).toHaveLength(1);
-    const spare = FakePC.made[0]!;
-    expect(spare.config).toMatchObject({
+    expect(FakePC.made[0]!.config).toMatchObject({
       iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE,
       bundlePolicy: 'max-bundle',
     });
-
-    // A guest's offer arrives: the mesh builds its link on the spare, not on a brand-new connection.
-    const mesh = new PeerMesh({
-      selfId: 'b',
-      iceServers: [],
-      local: { stream: {} as MediaStream, audio: null, video: null },
-      send: () => undefined,
-      createPeerConnection: reserve.take,
-    });
-    const link = mesh.connect('a');
-    expect(link.pc).toBe(spare);
-    expect(FakePC.made).toHaveLength(1);
-
-    vi.runAllTimers();
+    // Not primed at once: a connection's permission answers arrive in its first 20-60 ms.
+    expect(FakePC.made[0]!.descriptions).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
     expect(FakePC.made).toHaveLength(2);
-    expect(mesh.connect('c').pc).toBe(FakePC.made[1]);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(FakePC.made.map((pc) => pc.signalingState)).toEqual(['have-local-offer', 'have-local-offer']);
+    expect(FakePC.made[0]!.transceivers.map((t) => t.kind)).toEqual(['audio', 'video']);
+    expect(reserve.sizes).toEqual({ offer: 2, answer: 0 });
+    reserve.dispose();
+    expect(FakePC.made.every((pc) => pc.closed)).toBe(true);
+  });
+
+  it("the newcomer's links send their primed offers at once, and our tracks go on without renegotiating", async () => {
+    const reserve = new PeerConnectionReserve(create);
+    await vi.advanceTimersByTimeAsync(500);
+    const out: MeshSignal[] = [];
+    const mesh = meshOn(reserve, out);
+    const a = mesh.connect('a');
+    const c = mesh.connect('c');
+    // Sent synchronously, before the room's render or any event: no negotiationneeded round.
+    expect(out.map((m) => `${m.type} ${m.targetParticipant}`)).toEqual(['offer a', 'offer c']);
+    expect([a.pc, c.pc]).toEqual([FakePC.made[0], FakePC.made[1]]);
+    expect(FakePC.made).toHaveLength(2);
+    // The candidates gathered while waiting travel inside the offer.
+    expect(out[0]!.type === 'offer' && out[0]!.offer.sdp).toContain('a=candidate:');
+    expect(a.localCandidates).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    const senders = FakePC.made[0]!.transceivers.map((t) => t.sender.track);
+    expect(senders).toEqual([local.audio, local.video]);
+    expect(FakePC.made[0]!.transceivers).toHaveLength(2);
     reserve.dispose();
   });
 
-  it("hands the spare over with the room's ICE servers and keeps them for the next spare", () => {
+  it('once in the room keeps a plain connection for answering newcomers, made a second after a take', async () => {
     const reserve = new PeerConnectionReserve(create);
-    const pc = reserve.take({ iceServers: stun, iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE });
+    await vi.advanceTimersByTimeAsync(500);
+    const mesh = meshOn(reserve);
+    mesh.connect('a');
+    expect(reserve.sizes).toEqual({ offer: 1, answer: 0 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakePC.made).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(reserve.sizes).toEqual({ offer: 1, answer: 1 });
+    const plain = FakePC.made[2]!;
+    expect(plain.signalingState).toBe('stable');
+    // A newcomer's offer is taken on the plain one (a primed one cannot answer).
+    expect(reserve.take({ iceServers: [] }, 'answer')).toBe(plain);
+    reserve.dispose();
+  });
+
+  it("gives a primed spare the room's ICE servers, and then offers again on it with them", async () => {
+    const reserve = new PeerConnectionReserve(create);
+    await vi.advanceTimersByTimeAsync(500);
+    const out: MeshSignal[] = [];
+    const link = meshOn(reserve, out, stun).connect('a');
+    expect(link.pc).toBe(FakePC.made[0]);
+    expect(FakePC.made[0]!.config.iceServers).toEqual(stun);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(FakePC.made[0]!.descriptions).toEqual(['offer []', 'rollback', `offer ${JSON.stringify(stun)}`]);
+    expect(out.filter((m) => m.type === 'offer')).toHaveLength(1);
+    expect(out[0]!.type === 'offer' && out[0]!.offer.sdp).toContain(JSON.stringify(stun));
+    // Later spares are made with the room's servers.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(FakePC.made.at(-1)!.config.iceServers).toEqual(stun);
+    reserve.dispose();
+  });
+
+  it('replaces a primed spare that never gathers a candidate, before any link uses it', async () => {
+    FakePC.silent = true;
+    const reserve = new PeerConnectionReserve(create, { offers: 1 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(FakePC.made).toHaveLength(1);
+    FakePC.silent = false;
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(FakePC.made[0]!.closed).toBe(true);
+    expect(FakePC.made).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(reserve.take({ iceServers: [] }, 'offer')).toBe(FakePC.made[1]);
+    reserve.dispose();
+  });
+
+  it('a link that comes before the offer is primed takes it and sends it when set, with the room’s servers', async () => {
+    const reserve = new PeerConnectionReserve(create);
+    const out: MeshSignal[] = [];
+    const link = meshOn(reserve, out, stun).connect('a');
+    expect(link.pc).toBe(FakePC.made[0]);
+    expect(out).toEqual([]);
+    await vi.advanceTimersByTimeAsync(150);
+    // Primed after the take: with the room's servers already, so no second offer.
+    expect(FakePC.made[0]!.descriptions).toEqual([`offer ${JSON.stringify(stun)}`]);
+    expect(FakePC.made[0]!.transceivers).toHaveLength(2);
+    expect(out.map((m) => m.type)).toEqual(['offer', 'ice-candidate']);
+    reserve.dispose();
+  });
+
+  it('an answer before the join takes a spare whose priming has not started, and stops it', async () => {
+    const reserve = new PeerConnectionReserve(create);
+    const pc = reserve.take({ iceServers: [] }, 'answer') as unknown as FakePC;
     expect(pc).toBe(FakePC.made[0]);
-    expect(FakePC.made[0]!.config).toMatchObject({ iceServers: stun, bundlePolicy: 'max-bundle' });
-    vi.runAllTimers();
-    expect(FakePC.made[1]!.config.iceServers).toEqual(stun);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(pc.descriptions).toEqual([]);
+    expect(pc.transceivers).toHaveLength(0);
     reserve.dispose();
   });
 
-  it('falls back to a fresh connection when the spare is unusable, and stops after dispose', () => {
-    const reserve = new PeerConnectionReserve(create);
+  it('falls back to a fresh connection when the spare is unusable, and stops after dispose', async () => {
+    const reserve = new PeerConnectionReserve(create, { offers: 1 });
     FakePC.made[0]!.rejectConfig = true;
-    const pc = reserve.take({ iceServers: stun });
+    const pc = reserve.take({ iceServers: stun }, 'offer');
     expect(FakePC.made[0]!.closed).toBe(true);
     expect(pc).toBe(FakePC.made[1]);
 
-    vi.runAllTimers();
+    await vi.advanceTimersByTimeAsync(1000);
     const spare = FakePC.made[2]!;
     reserve.dispose();
     expect(spare.closed).toBe(true);
     const late = reserve.take({ iceServers: [] });
-    vi.runAllTimers();
+    await vi.advanceTimersByTimeAsync(5000);
     expect(late).toBe(FakePC.made[3]);
     expect(FakePC.made).toHaveLength(4);
   });

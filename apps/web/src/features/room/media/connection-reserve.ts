@@ -1,59 +1,122 @@
-import { peerConnectionConfig } from './peer-link';
+import { cancelPriming, peerConnectionConfig, primeOffer, type PeerConnectionUse } from './peer-link';
 
 /**
- * One RTCPeerConnection made ahead of time, so a link never negotiates on a connection that is
- * only a few milliseconds old.
+ * RTCPeerConnections made ahead of time, so no mesh link negotiates on a connection that is only a
+ * few milliseconds old, and the newcomer's offers are ready before the server says who is there.
  *
- * Why: in Chromium each new RTCPeerConnection asks, asynchronously, whether the page holds camera
- * and microphone permission before it lets its candidate gathering see the network interfaces
- * (blink FilteringNetworkManager). Every allocator session that starts meanwhile (the 10 of the
- * candidate pool at construction, one more at setLocalDescription or an ICE restart) marks a
- * network update as pending; if the first permission answer lands while one is pending, and the
- * update that follows brings the same list again, the connection never signals its networks: it
- * gathers no candidate, ever (Chromium's log shows the list received and no port allocated for
- * that connection). A join's first setLocalDescription comes 20-60 ms after construction, just when
- * those answers arrive: about 1 join in 25 lost its connection until the 3 s watchdog rebuilt it.
- * A connection made while the pre-join dialog shows has settled by the time Join is clicked,
- * and sessions it starts later see the networks at once.
+ * Why settled connections: in Chromium each new RTCPeerConnection asks, asynchronously, whether
+ * the page holds camera and microphone permission before it lets its candidate gathering see the
+ * network interfaces (blink FilteringNetworkManager). Every allocator session that starts meanwhile
+ * (the 10 of the candidate pool at construction, one more at setLocalDescription or an ICE restart)
+ * marks a network update as pending; if the first permission answer lands while one is pending,
+ * and the update that follows brings the same list again, the connection never signals its
+ * networks: it gathers no candidate, ever (Chromium's log shows the list received and no port
+ * allocated for that connection). A join's first setLocalDescription came 20-60 ms after
+ * construction, just when those answers arrive: about 1 join in 25 lost its connection until the
+ * 3 s watchdog rebuilt it. A connection made while the pre-join dialog shows has settled by the
+ * time Join is clicked, and sessions it starts later see the networks at once.
  *
- * The reserve keeps one such spare; `take` hands it out (with the room's ICE servers) and makes the
- * next one a second later. Created when the room page opens, closed when it unmounts.
+ * Why primed offers: the newcomer offers to everyone already in the room (room-session.ts). Made on
+ * `joined`, each offer waited for negotiationneeded, for the React render of the room that the same
+ * message starts, and for setLocalDescription: 70-190 ms per join on this 2-core machine (bench
+ * join-to-first-frame, step medians). Before the join the reserve keeps `offers` spares (default 2:
+ * every link of a room of three) that already hold an offer (`primeOffer`, PRIME_DELAY_MS after
+ * construction, so not while the permission answers arrive) and have gathered their candidates; a
+ * link adopting one sends that offer at once. A primed spare that gathers no candidate is replaced
+ * (the failure above, caught before any link uses it). Once in the room, links mostly answer
+ * newcomers' offers, which needs a connection without an offer: after the first take the reserve
+ * keeps `answers` plain spares (default 1), made REFILL_DELAY_MS after a take.
+ *
+ * Created when the room page may use the camera or microphone, closed when it unmounts.
  */
 
 type CreatePeerConnection = (config: RTCConfiguration) => RTCPeerConnection;
 
+export interface ReserveOptions {
+  /** Primed spares kept before the join (one per link the newcomer will offer on). */
+  offers?: number;
+  /** Plain spares kept once in the room (for answering people who join later). */
+  answers?: number;
+}
+
+/** A new connection's permission answers arrive 20-60 ms after construction (see above). */
+const PRIME_DELAY_MS = 150;
+/** Spares are made one at a time, this far apart, to spread their cost over the page load. */
+const STAGGER_MS = 100;
+/** A primed spare without a single candidate by then will never have one: replaced. */
+const PRIMED_NO_CANDIDATE_MS = 2000;
 /**
  * The next spare is made this long after one is taken, so its candidate pool does not compete with
- * the join that is negotiating on the one just taken (a spare made at once would be as new as a
- * fresh connection anyway if a second link needed it right away).
+ * the join that is negotiating on the one just taken.
  */
 const REFILL_DELAY_MS = 1000;
 
+interface Spare {
+  pc: RTCPeerConnection;
+  /** Made to be primed with an offer (before the join), or to stay plain. */
+  forOffer: boolean;
+  /** waiting: PRIME_DELAY_MS not over yet (still a plain settled connection); then priming, primed. */
+  state: 'plain' | 'waiting' | 'priming' | 'primed';
+  candidates: number;
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 export class PeerConnectionReserve {
-  private spare: RTCPeerConnection | null = null;
+  private spares: Spare[] = [];
   private iceServers: RTCIceServer[] = [];
   private refill: ReturnType<typeof setTimeout> | null = null;
   private disposed = false;
+  /** Set by the first take: the join happened, links from now on mostly answer. */
+  private inRoom = false;
+  private readonly offers: number;
+  private readonly answers: number;
 
-  constructor(private readonly create: CreatePeerConnection = (config) => new RTCPeerConnection(config)) {
-    this.spare = this.make();
+  constructor(
+    private readonly create: CreatePeerConnection = (config) => new RTCPeerConnection(config),
+    options: ReserveOptions = {},
+  ) {
+    this.offers = options.offers ?? 2;
+    this.answers = options.answers ?? 1;
+    this.fill();
   }
 
-  /** A connection for a new link: the settled spare when there is one, otherwise a new one. */
-  take = (config: RTCConfiguration): RTCPeerConnection => {
+  /** How many spares are waiting, by use (for tests). */
+  get sizes(): { offer: number; answer: number } {
+    const offer = this.spares.filter((s) => s.forOffer).length;
+    return { offer, answer: this.spares.length - offer };
+  }
+
+  /**
+   * A connection for a new link. For an offer, the most advanced spare meant for one (primed with
+   * candidates, primed, priming: the link sends the offer once it is set, or still waiting), else a
+   * plain one; for an answer, a plain spare or one whose priming has not started (it is stopped).
+   * Otherwise a new connection.
+   */
+  take = (config: RTCConfiguration, use: PeerConnectionUse = 'answer'): RTCPeerConnection => {
     if (this.disposed) return this.create(config);
     this.iceServers = config.iceServers ?? [];
-    const spare = this.spare;
-    this.spare = null;
+    this.inRoom = true;
+    const live = this.spares.filter((s) => s.pc.connectionState === 'new');
+    const of = (state: Spare['state']) => live.filter((s) => s.state === state);
+    const pick =
+      use === 'offer'
+        ? (of('primed').find((s) => s.candidates > 0) ??
+          of('primed')[0] ??
+          of('priming')[0] ??
+          of('waiting')[0] ??
+          of('plain')[0])
+        : (of('plain')[0] ?? of('waiting').find((s) => cancelPriming(s.pc)));
     this.scheduleRefill();
-    if (spare && spare.signalingState === 'stable' && spare.connectionState === 'new') {
+    if (pick) {
+      this.remove(pick, false);
       try {
-        if (!sameIceServers(spare.getConfiguration().iceServers ?? [], this.iceServers)) {
-          spare.setConfiguration({ ...spare.getConfiguration(), iceServers: this.iceServers });
+        const current = pick.pc.getConfiguration();
+        if (JSON.stringify(current.iceServers ?? []) !== JSON.stringify(this.iceServers)) {
+          pick.pc.setConfiguration({ ...current, iceServers: this.iceServers });
         }
-        return spare;
+        return pick.pc;
       } catch {
-        spare.close();
+        pick.pc.close();
       }
     }
     return this.create(config);
@@ -63,29 +126,83 @@ export class PeerConnectionReserve {
     this.disposed = true;
     if (this.refill) clearTimeout(this.refill);
     this.refill = null;
-    this.spare?.close();
-    this.spare = null;
+    for (const s of [...this.spares]) this.remove(s, true);
   }
 
-  private make(): RTCPeerConnection | null {
+  /** Makes the spares the current phase wants, one at a time. */
+  private fill(): void {
+    if (this.disposed) return;
+    const want = this.inRoom
+      ? { forOffer: false, count: this.answers }
+      : { forOffer: true, count: this.offers };
+    const have = this.spares.filter((s) => s.forOffer === want.forOffer).length;
+    if (have >= want.count) return;
+    if (!this.make(want.forOffer)) return;
+    if (have + 1 < want.count) this.schedule(STAGGER_MS);
+  }
+
+  private make(forOffer: boolean): boolean {
+    let pc: RTCPeerConnection;
     try {
-      return this.create(peerConnectionConfig(this.iceServers));
+      pc = this.create(peerConnectionConfig(this.iceServers));
     } catch {
-      return null;
+      return false;
+    }
+    const spare: Spare = { pc, forOffer, state: forOffer ? 'waiting' : 'plain', candidates: 0, timer: null };
+    this.spares.push(spare);
+    if (!forOffer) return true;
+    pc.onicecandidate = (e) => {
+      if (e.candidate?.candidate) spare.candidates += 1;
+    };
+    const started = setTimeout(() => {
+      if (spare.state === 'waiting') spare.state = 'priming';
+    }, PRIME_DELAY_MS);
+    primeOffer(pc, PRIME_DELAY_MS).then(
+      () => {
+        if (!this.spares.includes(spare)) return;
+        spare.state = 'primed';
+        spare.timer = setTimeout(() => {
+          spare.timer = null;
+          if (this.spares.includes(spare) && spare.candidates === 0) this.replace(spare);
+        }, PRIMED_NO_CANDIDATE_MS);
+      },
+      () => {
+        clearTimeout(started);
+        this.replace(spare);
+      },
+    );
+    return true;
+  }
+
+  private replace(spare: Spare): void {
+    if (this.disposed || !this.spares.includes(spare)) return;
+    this.remove(spare, true);
+    this.fill();
+  }
+
+  private remove(spare: Spare, close: boolean): void {
+    this.spares = this.spares.filter((s) => s !== spare);
+    if (spare.timer) clearTimeout(spare.timer);
+    spare.timer = null;
+    if (close) {
+      cancelPriming(spare.pc);
+      spare.pc.close();
     }
   }
 
-  private scheduleRefill(): void {
+  private schedule(delay: number): void {
     if (this.refill) return;
     this.refill = setTimeout(() => {
       this.refill = null;
-      if (!this.disposed && !this.spare) this.spare = this.make();
-    }, REFILL_DELAY_MS);
+      this.fill();
+    }, delay);
   }
-}
 
-function sameIceServers(a: RTCIceServer[], b: RTCIceServer[]): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  private scheduleRefill(): void {
+    if (this.refill) clearTimeout(this.refill);
+    this.refill = null;
+    this.schedule(REFILL_DELAY_MS);
+  }
 }
 
 /** Whether the page may already use the camera or the microphone (no prompt pending). */

@@ -29,6 +29,13 @@ export interface LocalTracks {
   video: MediaStreamTrack | null;
 }
 
+/**
+ * What a new connection is for: `offer` when this side starts the negotiation (the newcomer, a
+ * rebuild), `answer` when it takes the other side's offer. The reserve hands out a connection
+ * that already holds an offer (`primeOffer`) for the first, a plain settled one for the second.
+ */
+export type PeerConnectionUse = 'offer' | 'answer';
+
 export interface PeerLinkOptions {
   remoteId: string;
   polite: boolean;
@@ -41,7 +48,7 @@ export interface PeerLinkOptions {
   /** Called when this connection cannot work and must be replaced by a fresh one. */
   onStuck?: () => void;
   log?: (msg: string, extra?: unknown) => void;
-  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+  createPeerConnection?: (config: RTCConfiguration, use: PeerConnectionUse) => RTCPeerConnection;
 }
 
 /** How long an unanswered offer waits before it is sent again (a lost relay must not stall a pair). */
@@ -86,9 +93,15 @@ export class PeerLink {
     this.local = opts.local;
     this.remoteStream = new MediaStream();
     const config = peerConnectionConfig(opts.iceServers);
-    this.pc = opts.createPeerConnection ? opts.createPeerConnection(config) : new RTCPeerConnection(config);
+    this.pc = opts.createPeerConnection
+      ? opts.createPeerConnection(config, opts.initiator ? 'offer' : 'answer')
+      : new RTCPeerConnection(config);
     this.wire();
-    if (opts.initiator) this.addLocalTransceivers();
+    if (opts.initiator) {
+      const primed = priming.get(this.pc);
+      if (primed) this.adoptPrimedOffer(primed);
+      else addSendTransceivers(this.pc, this.local);
+    }
   }
 
   get connectionState(): RTCPeerConnectionState {
@@ -97,19 +110,7 @@ export class PeerLink {
 
   private wire(): void {
     const pc = this.pc;
-    pc.onnegotiationneeded = async () => {
-      try {
-        this.makingOffer = true;
-        this.holdCandidates = true;
-        await pc.setLocalDescription();
-        if (pc.localDescription) this.sendOffer();
-      } catch (err) {
-        this.opts.log?.(`peer ${this.remoteId}: offer failed`, err);
-      } finally {
-        this.makingOffer = false;
-        this.releaseCandidates();
-      }
-    };
+    pc.onnegotiationneeded = () => void this.negotiate();
     pc.onicecandidate = ({ candidate }) => {
       let out: IceCandidate = null;
       if (candidate) {
@@ -160,15 +161,62 @@ export class PeerLink {
     };
   }
 
-  /** The initiator creates one sendrecv transceiver per kind, even without a local track. */
-  private addLocalTransceivers(): void {
-    const { stream, audio, video } = this.local;
-    this.pc.addTransceiver(audio ?? 'audio', { direction: 'sendrecv', streams: [stream] });
-    this.pc.addTransceiver(video ?? 'video', {
-      direction: 'sendrecv',
-      streams: [stream],
-      sendEncodings: [{ maxBitrate: VIDEO_BITRATE_CAP }],
-    });
+  private async negotiate(): Promise<void> {
+    try {
+      this.makingOffer = true;
+      this.holdCandidates = true;
+      await this.pc.setLocalDescription();
+      if (this.pc.localDescription) this.sendOffer();
+    } catch (err) {
+      this.opts.log?.(`peer ${this.remoteId}: offer failed`, err);
+    } finally {
+      this.makingOffer = false;
+      this.releaseCandidates();
+    }
+  }
+
+  /**
+   * A connection the reserve primes (see `primeOffer`): once its offer is set (at once when it
+   * already is), the offer, with the candidates gathered meanwhile, goes out, and our tracks go onto
+   * its transceivers without renegotiating. Primed with other ICE servers than the room's (TURN
+   * credentials come with `joined`), it makes a new offer on the same settled connection instead,
+   * so the candidates use the room's servers. If priming failed, it negotiates the ordinary way.
+   */
+  private adoptPrimedOffer(primed: Priming): void {
+    const pc = this.pc;
+    this.makingOffer = true;
+    this.holdCandidates = true;
+    const finish = () => {
+      this.localCandidates = Math.max(this.localCandidates, countCandidates(pc.localDescription?.sdp));
+      this.sendOffer();
+      this.makingOffer = false;
+      this.releaseCandidates();
+    };
+    void this.setLocal(this.local);
+    const servers = serversKey(this.opts.iceServers);
+    if (primed.state === 'done' && primed.servers === servers) {
+      finish();
+      return;
+    }
+    void (async () => {
+      try {
+        await primed.promise;
+        if (this.closed) return;
+        void this.setLocal(this.local);
+        if (primed.servers !== servers) {
+          await pc.setLocalDescription({ type: 'rollback' });
+          await pc.setLocalDescription();
+        }
+        finish();
+      } catch (err) {
+        this.makingOffer = false;
+        this.releaseCandidates();
+        if (this.closed) return;
+        this.opts.log?.(`peer ${this.remoteId}: primed offer failed, negotiating afresh`, err);
+        if (pc.getTransceivers().length === 0) addSendTransceivers(pc, this.local);
+        else void this.negotiate();
+      }
+    })();
   }
 
   /** After taking an offer: send our tracks on the transceivers the offer created. */
@@ -359,6 +407,72 @@ export class PeerLink {
     this.pc.onsignalingstatechange = null;
     this.pc.close();
   }
+}
+
+/** The initiator's transceivers: one sendrecv per kind, even without a local track. */
+function addSendTransceivers(pc: RTCPeerConnection, local: LocalTracks | null): void {
+  const streams = local ? [local.stream] : [];
+  pc.addTransceiver(local?.audio ?? 'audio', { direction: 'sendrecv', streams });
+  pc.addTransceiver(local?.video ?? 'video', {
+    direction: 'sendrecv',
+    streams,
+    sendEncodings: [{ maxBitrate: VIDEO_BITRATE_CAP }],
+  });
+}
+
+interface Priming {
+  state: 'waiting' | 'priming' | 'done' | 'failed' | 'cancelled';
+  /** The ICE servers the offer was made with. */
+  servers: string | null;
+  promise: Promise<void>;
+}
+
+/** Connections `primeOffer` is priming or has primed (a link that offers adopts them). */
+const priming = new WeakMap<RTCPeerConnection, Priming>();
+const serversKey = (servers: RTCIceServer[]) => JSON.stringify(servers);
+
+/**
+ * Makes a spare connection ready to offer before anyone asks (the reserve does this while the
+ * pre-join dialog shows), `delayMs` from now: the transceivers a link offers with, without tracks
+ * yet, and the offer set as local description, so ICE gathers now. A link that adopts it (even
+ * before it is done) sends that offer as soon as it is set.
+ */
+export function primeOffer(pc: RTCPeerConnection, delayMs = 0): Promise<void> {
+  const entry: Priming = { state: 'waiting', servers: null, promise: Promise.resolve() };
+  entry.promise = (async () => {
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    if (entry.state === 'cancelled') throw new Error('priming cancelled');
+    if (pc.signalingState !== 'stable' || pc.getTransceivers().length > 0) {
+      throw new Error('connection already in use');
+    }
+    entry.state = 'priming';
+    addSendTransceivers(pc, null);
+    entry.servers = serversKey(pc.getConfiguration().iceServers ?? []);
+    await pc.setLocalDescription();
+    entry.state = 'done';
+  })();
+  entry.promise.catch(() => {
+    if (entry.state !== 'cancelled') entry.state = 'failed';
+  });
+  priming.set(pc, entry);
+  return entry.promise;
+}
+
+/**
+ * Stops a priming that has not started yet (the connection is wanted for an answer); false when
+ * it has, and the connection already holds or is making an offer.
+ */
+export function cancelPriming(pc: RTCPeerConnection): boolean {
+  const entry = priming.get(pc);
+  if (!entry) return true;
+  if (entry.state !== 'waiting') return false;
+  entry.state = 'cancelled';
+  priming.delete(pc);
+  return true;
+}
+
+function countCandidates(sdp: string | undefined): number {
+  return sdp ? (sdp.match(/^a=candidate:/gm)?.length ?? 0) : 0;
 }
 
 /** The configuration of every peer connection of the room (spec §9: the candidate pool). */
