@@ -17,6 +17,10 @@ import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import busPlugin from './providers/bus/plugin.js';
+import chatPlugin from './modules/chat/plugin.js';
+import filesPlugin from './modules/files/plugin.js';
+import roomsPlugin from './modules/rooms/plugin.js';
 import realtimePlugin from './realtime/plugin.js';
 import { realtimeRoutes } from './realtime/routes.js';
 
@@ -66,15 +70,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
 
   registerErrorHandling(app);
   await registerSecurityHeaders(app, config);
+  // Services and providers, each a named plugin that declares what it needs.
   await app.register(authPlugin);
   await app.register(mailPlugin);
+  await app.register(busPlugin);
+  await app.register(realtimePlugin);
+  await app.register(chatPlugin);
+  await app.register(filesPlugin);
+  await app.register(roomsPlugin);
+  // Routes.
   await app.register(healthRoutes, { db });
   await app.register(userRoutes);
   await app.register(oidcRoutes);
   await app.register(subscriptionRoutes);
   await app.register(meetingRoutes);
   await app.register(mailRoutes);
-  await app.register(realtimePlugin);
   await app.register(roomRoutes);
   await app.register(fileRoutes);
   await app.register(realtimeRoutes);

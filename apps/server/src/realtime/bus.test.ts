@@ -35,7 +35,7 @@ describe.skipIf(!redisReachable && !redisRequired)('Redis room bus', () => {
   afterAll(async () => t?.close());
 
   it('carries room traffic through Redis', async () => {
-    expect(t.app.realtime.bus.kind).toBe('redis');
+    expect(t.app.bus.kind).toBe('redis');
     const m = await createMeeting(t, { hostId });
     const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
     const b = await enter(t, ws, m.meetingId, { name: 'Bob' });

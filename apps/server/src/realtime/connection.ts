@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { clientMessageSchema, WS_CLOSE, wsQuerySchema, type ServerMessage } from '@parley/protocol';
 import type { WebSocket } from 'ws';
+import { TEST_ROOM_ID, TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.js';
+import { RoomError } from '../modules/rooms/transport.js';
 import type { BaseContext, ErrorCode, HandlerDef, RealtimeServices } from './context.js';
-import { TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.js';
 import { handlers, TEST_ROOM_MESSAGES } from './handlers/index.js';
 import type { Conn } from './types.js';
 
@@ -11,6 +13,8 @@ export interface ConnectionSettings {
 }
 
 let nextConnId = 1;
+/** Socket ids are unique across server instances too (the room state records them). */
+const instanceId = randomUUID().slice(0, 8);
 
 /** Cheap check for a leave_meeting frame (the full parse happens in handleFrame). */
 function isLeave(text: string): boolean {
@@ -45,13 +49,17 @@ export function handleConnection(
     return;
   }
 
+  const { sockets, rooms, log } = services;
   const conn: Conn = {
-    id: nextConnId++,
+    id: `${instanceId}:${nextConnId++}`,
     meetingId: query.data.meetingId,
     idHash: raw.idHash,
     userId: raw.userId,
-    member: null,
-    room: null,
+    roomId: null,
+    participantId: null,
+    inRoom: false,
+    isHost: false,
+    bind: (roomId: string, participantId: string) => sockets.bind(conn, roomId, participantId),
     send: (message: ServerMessage) => conn.sendText(JSON.stringify(message)),
     sendText: (text: string) => {
       if (socket.readyState === socket.OPEN) socket.send(text);
@@ -64,15 +72,14 @@ export function handleConnection(
       return socket.readyState === socket.OPEN;
     },
   };
-  const { hub, log } = services;
-  hub.trackSession(conn);
+  sockets.track(conn);
 
   const fail = (code: ErrorCode, message: string, requestId?: string) =>
     conn.send({ type: 'error', code, message, requestId });
   const ctx: BaseContext = { conn, services, reply: conn.send, fail };
 
   const joinTimer = setTimeout(() => {
-    if (!conn.member) conn.close(WS_CLOSE.joinTimeout, 'join_meeting was not received in time');
+    if (!conn.participantId) conn.close(WS_CLOSE.joinTimeout, 'join_meeting was not received in time');
   }, settings.joinTimeoutMs);
 
   // Token bucket: `messagesPerSecond` per second with the same burst allowance.
@@ -116,11 +123,17 @@ export function handleConnection(
       );
     }
     const message = parsed.data;
-    if (conn.room?.meeting.ephemeral && !TEST_ROOM_MESSAGES.has(message.type)) {
+    if (conn.roomId === TEST_ROOM_ID && !TEST_ROOM_MESSAGES.has(message.type)) {
       return fail('forbidden', TEST_ROOM_UNAVAILABLE, requestIdOf(message));
     }
     const handler = handlers[message.type] as HandlerDef<typeof message.type>;
-    await handler.run(ctx, message as never);
+    try {
+      await handler.run(ctx, message as never);
+    } catch (err) {
+      // A refusal of the room (who may do what, to whom): nothing was done.
+      if (err instanceof RoomError) return fail(err.code, err.message, requestIdOf(message));
+      throw err;
+    }
   };
 
   socket.on('message', (data, isBinary) => {
@@ -145,7 +158,13 @@ export function handleConnection(
     clearTimeout(joinTimer);
     // Frames already received are handled first (a queued leave_meeting removes the participant
     // for good); only then does the participant enter the resume grace period.
-    void queue.then(() => hub.detach(conn));
+    void queue
+      .then(async () => {
+        sockets.untrack(conn);
+        const actor = sockets.unbind(conn);
+        if (actor) await rooms.disconnected(actor, conn.id);
+      })
+      .catch((err: unknown) => log.error({ err }, 'realtime disconnect failed'));
   });
   socket.on('error', (err) => log.debug({ err }, 'websocket error'));
 }

@@ -1,25 +1,24 @@
-import type {
-  ClientMessageOf,
-  ClientMessageType,
-  IceServer,
-  ServerMessage,
-  ServerMessageOf,
-} from '@parley/protocol';
+import type { ClientMessageOf, ClientMessageType, ServerMessage, ServerMessageOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatService } from '../modules/chat/service.js';
-import type { RoomHub } from './hub.js';
-import type { Conn, Member, Room } from './types.js';
+import { roomErrors, type Actor } from '../modules/rooms/transport.js';
+import type { RoomService } from '../modules/rooms/service.js';
+import type { Sockets } from './sockets.js';
+import type { Conn } from './types.js';
 
 export type ErrorCode = ServerMessageOf<'error'>['code'];
 
 export interface RealtimeServices {
-  hub: RoomHub;
+  rooms: RoomService;
   chat: ChatService;
-  iceServers(participantId: string): IceServer[];
+  sockets: Sockets;
   log: FastifyBaseLogger;
 }
 
-/** What a handler gets: the socket's record (the sender) and the services. */
+/**
+ * What a handler gets: the socket's record (the sender) and the services. A RoomError a handler
+ * throws is answered as `error {code, message, requestId}` by the connection.
+ */
 export interface BaseContext {
   conn: Conn;
   services: RealtimeServices;
@@ -27,10 +26,9 @@ export interface BaseContext {
   fail(code: ErrorCode, message: string, requestId?: string): void;
 }
 
-/** For handlers that need a joined socket: its room and participant, never null. */
+/** For handlers of a joined socket: who it speaks for. */
 export interface MemberContext extends BaseContext {
-  room: Room;
-  member: Member;
+  actor: Actor;
 }
 
 export interface HandlerDef<K extends ClientMessageType> {
@@ -47,37 +45,17 @@ export function openHandler<K extends ClientMessageType>(
 }
 
 /**
- * A handler for participants. `member`: joined or waiting; `admitted`: in the room; `host`: in the
- * room as a host. Others get `not_joined` or `forbidden`, and nothing happens.
+ * A handler for a socket that has joined (in the room or waiting); others get `not_joined`. What
+ * the participant may do (admitted, host) is the RoomService's to check.
  */
 export function memberHandler<K extends ClientMessageType>(
-  requires: 'member' | 'admitted' | 'host',
   run: (ctx: MemberContext, message: ClientMessageOf<K>) => void | Promise<void>,
 ): HandlerDef<K> {
   return {
     run(ctx, message) {
-      const requestId = (message as { requestId?: string }).requestId;
-      const { member, room } = ctx.conn;
-      if (!member || !room) return ctx.fail('not_joined', 'Send join_meeting first', requestId);
-      if (requires !== 'member' && member.admission !== 'admitted') {
-        return ctx.fail('not_joined', 'Waiting for the host to let you in', requestId);
-      }
-      if (requires === 'host' && !member.isHost) {
-        return ctx.fail('forbidden', 'Only the host can do this', requestId);
-      }
-      return run({ ...ctx, member, room }, message);
+      const { roomId, participantId } = ctx.conn;
+      if (!roomId || !participantId) throw roomErrors.notJoined();
+      return run({ ...ctx, actor: { roomId, participantId } }, message);
     },
   };
-}
-
-/** A participant of the same room other than the sender, or null. */
-export function findTarget(
-  ctx: MemberContext,
-  targetId: string,
-  admission: 'admitted' | 'waiting' = 'admitted',
-) {
-  const target = ctx.room.members.get(targetId);
-  if (!target || target.id === ctx.member.id || target.admission !== admission) return null;
-  if (admission === 'admitted' && !target.announced) return null;
-  return target;
 }

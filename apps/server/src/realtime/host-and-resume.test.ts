@@ -184,8 +184,8 @@ describe('dropped sockets and reloads', () => {
   });
 
   it('removes a participant whose socket stays gone past the grace period (participant_left timeout)', async () => {
-    const saved = t.app.realtime.hub.resumeGraceMs;
-    t.app.realtime.hub.resumeGraceMs = 300;
+    const saved = t.app.rooms.timings.resumeGraceMs;
+    t.app.rooms.timings.resumeGraceMs = 300;
     try {
       const m = await newMeeting();
       const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
@@ -201,7 +201,7 @@ describe('dropped sockets and reloads', () => {
       expect((await late.closed).code).toBe(WS_CLOSE.unauthorized);
       a.socket.close();
     } finally {
-      t.app.realtime.hub.resumeGraceMs = saved;
+      t.app.rooms.timings.resumeGraceMs = saved;
     }
   });
 

@@ -1,10 +1,9 @@
 import websocket from '@fastify/websocket';
-import { WS_LIMITS } from '@parley/protocol';
+import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { isCrossSite } from '../modules/auth/plugin.js';
 import { handleConnection } from './connection.js';
 import type { RealtimeServices } from './context.js';
-import { iceServersFor } from './ice.js';
 
 /**
  * The WebSocket at /ws (spec §7; docs/PROTOCOL.md). Frames over WS_LIMITS.maxMessageBytes close
@@ -13,12 +12,28 @@ import { iceServersFor } from './ice.js';
  */
 export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(websocket, { options: { maxPayload: WS_LIMITS.maxMessageBytes } });
-  const services: RealtimeServices = {
-    hub: app.realtime.hub,
-    chat: app.realtime.chat,
-    iceServers: (participantId) => iceServersFor(app.config.ice, participantId),
-    log: app.log,
-  };
+  const { sockets, settings } = app.realtime;
+  const services: RealtimeServices = { rooms: app.rooms, chat: app.chat, sockets, log: app.log };
+
+  // A signed-in session ended (logout, expiry): its sockets close (4010) and their participants leave.
+  const stopListening = app.sessions.onSessionEnded((idHash) => {
+    for (const conn of sockets.takeSession(idHash)) {
+      const { roomId, participantId } = conn;
+      if (!roomId || !participantId) {
+        conn.close(WS_CLOSE.sessionEnded, 'Session ended');
+        continue;
+      }
+      const farewell = { code: WS_CLOSE.sessionEnded, reason: 'Session ended' };
+      app.rooms.leave({ roomId, participantId }, farewell).catch((err: unknown) => {
+        app.log.warn({ err }, 'could not end the participant of an ended session');
+        conn.close(farewell.code, farewell.reason);
+      });
+    }
+  });
+  app.addHook('preClose', async () => {
+    stopListening();
+  });
+
   app.route({
     method: 'GET',
     url: '/ws',
@@ -34,7 +49,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
         socket,
         { query: request.query, idHash: auth?.idHash ?? null, userId: auth?.user.id ?? null },
         services,
-        app.realtime.settings,
+        settings,
       );
     },
   });

@@ -1,6 +1,6 @@
 import { WS_LIMITS, type ChatMessage } from '@parley/protocol';
 import type { MeetingFileRow } from '../../db/schema/index.js';
-import type { Member, Room } from '../../realtime/types.js';
+import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import type { FilesRepository } from '../files/repository.js';
 import { isImage, presentFile } from '../files/present.js';
 import type { ChatRepository, ChatRowWithFile } from './repository.js';

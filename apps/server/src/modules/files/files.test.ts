@@ -156,7 +156,7 @@ describe('files', () => {
   });
 
   it('refuses uploads beyond the meeting quota (413) or the participant file count (429), before storing anything', async () => {
-    const { quota } = t.app.realtime.files;
+    const { quota } = t.app.files;
     const saved = { ...quota };
     quota.meetingBytes = PNG.length * 3;
     quota.filesPerParticipant = 2;
@@ -230,7 +230,7 @@ describe('files', () => {
     });
     expect(del.statusCode).toBe(200);
     for (const x of [a, b]) expect((await x.socket.closed).code).toBe(WS_CLOSE.meetingEnded);
-    expect(t.app.realtime.hub.getRoom(m.id)).toBeUndefined();
+    expect(await t.app.rooms.room(m.id)).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
     // The old tokens open nothing any more; the link is gone.
     const later = await upload(m.meetingId, a.join.joinToken, PNG, 'b.png');

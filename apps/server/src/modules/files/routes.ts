@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
 import { StorageNotFoundError } from '../../providers/storage/index.js';
-import { requireParticipant } from '../rooms/access.js';
+import { presentedJoinToken } from '../rooms/access.js';
 import { attachmentHeader } from './service.js';
 
 /**
@@ -21,8 +21,10 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/:meetingId/files',
     { schema: { params: z.object({ meetingId: z.string().max(64) }), response: { 201: roomFileSchema } } },
     async (request, reply) => {
-      const { hub, files } = app.realtime;
-      const { room, member } = requireParticipant(hub, request, request.params.meetingId, 'share files');
+      const { meetingId } = request.params;
+      const { files, rooms } = app;
+      const token = presentedJoinToken(request, meetingId);
+      const { room, member } = await rooms.participantOf(meetingId, token, 'share files');
       files.ensureSharing(room);
       if (!request.isMultipart()) {
         throw new HttpError(415, 'Send the file as multipart/form-data in the field "file"');
@@ -38,9 +40,10 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/files/:id',
     { schema: { params: z.object({ id: z.string().max(64) }) } },
     async (request, reply) => {
-      const { hub, files } = app.realtime;
+      const { files, rooms } = app;
       const { file, publicMeetingId } = await files.findForDownload(request.params.id);
-      requireParticipant(hub, request, publicMeetingId, 'download its files');
+      const token = presentedJoinToken(request, publicMeetingId);
+      await rooms.participantOf(publicMeetingId, token, 'download its files');
       let opened;
       try {
         opened = await files.open(file.storageKey);

@@ -4,7 +4,7 @@ import { ROOM_FILE_LIMITS, type RoomFile } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
-import type { Member, Room } from '../../realtime/types.js';
+import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import { TEST_ROOM_UNAVAILABLE } from '../rooms/test-room.js';
 import { presentFile } from './present.js';
 import type { FilesRepository } from './repository.js';

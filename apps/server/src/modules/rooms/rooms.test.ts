@@ -4,7 +4,8 @@ import { buildApp } from '../../app.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
 import { enter, listen, postJoin } from '../../../test/ws-client.js';
-import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, ROOM_MESSAGES, UNKNOWN_MEETING_LOOKUPS } from './service.js';
+import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, UNKNOWN_MEETING_LOOKUPS } from './gate.js';
+import { ROOM_MESSAGES } from './transport.js';
 
 let t: TestContext;
 let ws: string;
@@ -145,8 +146,8 @@ describe('POST /api/meetings/{id}/join', () => {
   });
 
   it('frees the place of a join whose socket never connects after the join timeout, not the resume grace', async () => {
-    const hub = t.app.realtime.hub;
-    hub.joinTimeoutMs = 300;
+    const timings = t.app.rooms.timings;
+    timings.joinTimeoutMs = 300;
     try {
       const m = await createMeeting(t, { hostId, maxParticipants: 2 });
       // Ann connected, then her socket dropped: she keeps her place for the resume grace (45 s).
@@ -160,7 +161,7 @@ describe('POST /api/meetings/{id}/join', () => {
       expect((await join(m.meetingId, { sessionId: 'late' }, {}, '10.0.1.7')).statusCode).toBe(200);
       expect((await join(m.meetingId, { sessionId: 'later' }, {}, '10.0.1.8')).statusCode).toBe(409);
     } finally {
-      hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
+      timings.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
     }
   });
 });

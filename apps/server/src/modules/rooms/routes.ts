@@ -8,8 +8,8 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireParticipantOrHost, roomCookieName } from './access.js';
-import type { Caller } from './service.js';
+import { presentedJoinToken, roomCookieName } from './access.js';
+import type { Caller } from './gate.js';
 
 const params = z.object({ meetingId: z.string().max(64) });
 
@@ -34,7 +34,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params, body: joinRequestSchema, response: { 200: joinResponseSchema } } },
     async (request, reply) => {
       const { meetingId } = request.params;
-      const joined = await app.realtime.rooms.join(meetingId, request.body, caller(request));
+      const joined = await app.rooms.join(meetingId, request.body, caller(request));
       setRoomCookie(reply, meetingId, joined.joinToken);
       return {
         id: joined.id,
@@ -56,11 +56,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { meetingId } = request.params;
-      const joined = await app.realtime.rooms.join(
-        meetingId,
-        { ...request.body, isHost: false },
-        caller(request),
-      );
+      const joined = await app.rooms.join(meetingId, { ...request.body, isHost: false }, caller(request));
       setRoomCookie(reply, meetingId, joined.joinToken);
       return reply.status(201).send(joined);
     },
@@ -71,10 +67,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params, response: { 200: roomParticipantListSchema } } },
     async (request) => {
       const { meetingId } = request.params;
-      const { hub, rooms } = app.realtime;
-      const { room, hostId } = await rooms.roomOf(meetingId, caller(request));
-      requireParticipantOrHost(hub, request, meetingId, hostId, 'see its participants');
-      return room ? hub.participants(room) : [];
+      return app.rooms.list(meetingId, caller(request), presentedJoinToken(request, meetingId));
     },
   );
 };

@@ -1,36 +1,33 @@
-import { randomUUID } from 'node:crypto';
-import type { JoinResponse } from '@parley/protocol';
-import { HttpError, notFound } from '../../http/errors.js';
-import type { RoomHub } from '../../realtime/hub.js';
-import type { Admission, Room } from '../../realtime/types.js';
-import type { MeetingRow } from '../../db/schema/index.js';
-import type { ActiveSession } from '../auth/session-service.js';
-import { WindowCounter } from './limiter.js';
-import { verifyMeetingPassword } from '../meetings/password.js';
+import {
+  WS_CLOSE,
+  type ChatMessage,
+  type IceServer,
+  type JoinResponse,
+  type RoomParticipant,
+  type ServerMessage,
+} from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { forbidden, unauthorized } from '../../http/errors.js';
+import type { Caller, JoinGate } from './gate.js';
+import { actorIn, drop, enter, issue, mute, targetIn, type Entered, type Gone } from './members.js';
+import { createPresence } from './presence.js';
 import type { RoomsRepository } from './repository.js';
-import { TEST_ROOM_ID, testRoomMeeting } from './test-room.js';
-
-export const ROOM_MESSAGES = {
-  notFound: 'Meeting not found',
-  ended: 'This meeting has ended',
-  cancelled: 'This meeting has been cancelled',
-  full: 'Meeting is full',
-  passwordRequired: 'This meeting requires a password',
-  wrongPassword: 'Incorrect meeting password',
-  tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
-  tooManyLookups: 'Too many requests. Please wait a minute and try again.',
-  tooManyJoins: 'Too many attempts to join this meeting. Please wait a minute and try again.',
-} as const;
-
-/** Wrong passwords allowed per client and meeting per minute. */
-export const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 60_000 };
-/** Unknown meeting ids a client may try per minute (ids must not be enumerable). */
-export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
-/**
- * Joins (POST /join or /participants, any outcome) a client may make to one meeting per minute,
- * so that one client cannot fill a meeting with participants that never connect.
- */
-export const JOIN_ATTEMPTS = { limit: 30, windowMs: 60_000 };
+import {
+  hashJoinToken,
+  roster,
+  toRoomParticipant,
+  waitingList,
+  type MemberState,
+  type RoomState,
+} from './state.js';
+import type { RoomStateStore } from './store.js';
+import {
+  ROOM_MESSAGES,
+  roomErrors,
+  type Actor,
+  type ParticipantSocket,
+  type RoomTransport,
+} from './transport.js';
 
 export interface JoinInput {
   name: string;
@@ -42,135 +39,397 @@ export interface JoinInput {
   password?: string;
 }
 
-export interface Caller {
-  auth: ActiveSession | null;
-  /** The client's address (per-client rate limits). */
-  clientKey: string;
+export type JoinResult = JoinResponse & { name: string };
+
+export interface MediaState {
+  isMuted: boolean;
+  isVideoOn: boolean;
+  isScreenSharing?: boolean;
+}
+
+/** How a participant's socket is closed when the participant leaves. */
+export interface Farewell {
+  code: number;
+  reason: string;
+}
+export const LEFT: Farewell = { code: WS_CLOSE.normal, reason: 'Left the meeting' };
+
+export interface RoomServiceDeps {
+  store: RoomStateStore;
+  transport: RoomTransport;
+  gate: JoinGate;
+  /** Meeting status follows the room (live, then ended or scheduled again). */
+  repo: Pick<RoomsRepository, 'markLive' | 'markFinished'>;
+  chatHistory(room: RoomState): Promise<ChatMessage[]>;
+  iceServers(participantId: string): IceServer[];
+  log: FastifyBaseLogger;
+  /** WS_LIMITS.resumeGraceMs and joinTimeoutMs; tests shorten them. */
+  timings: { resumeGraceMs: number; joinTimeoutMs: number };
 }
 
 /**
- * Joining a meeting room (spec §2, §4): the meeting must exist and be neither ended nor
- * cancelled; `isHost` is honoured only for the meeting's signed-in owner; guests give the password when one is set (wrong attempts are
- * rate-limited), wait for the host when the meeting has a waiting room, and are refused when the
- * meeting is full. The same session id rejoining gets the same participant. With `testRoom`
- * (outside production) the id `test-room` is the development test room (./test-room.ts).
+ * The meeting room (spec §2, §4, §7): every action on it checks who acts and on whom, changes the
+ * room's state in one store step, then tells the sockets, in that order. REST routes and
+ * WebSocket handlers only adapt to these methods. Refusals are RoomErrors (an HttpError with a
+ * WebSocket error code); the join's door (limits, lookup, password) is the JoinGate.
  */
-export function createRoomService(repo: RoomsRepository, hub: RoomHub, options: { testRoom: boolean }) {
-  const passwordFailures = new WindowCounter(PASSWORD_ATTEMPTS.limit, PASSWORD_ATTEMPTS.windowMs);
-  const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
-  const joins = new WindowCounter(JOIN_ATTEMPTS.limit, JOIN_ATTEMPTS.windowMs);
+export function createRoomService(deps: RoomServiceDeps) {
+  const { store, transport, log } = deps;
+  const presence = createPresence(deps.timings, (roomId, id) => expire(roomId, id));
 
-  /** The test room is known outside production only; it is not a lookup (no budget is spent). */
-  const isTestRoom = (publicId: string): boolean => options.testRoom && publicId === TEST_ROOM_ID;
+  const publish = (roomId: string, to: Parameters<RoomTransport['publish']>[1], message: ServerMessage) =>
+    transport.publish(roomId, to, message);
+  const publishWaitingRoom = (roomId: string, waiting: Array<{ id: string; name: string }>) =>
+    publish(roomId, { kind: 'hosts' }, { type: 'waiting_room', waiting });
+  /** The one way the participant list changes: participant_updated for each changed member. */
+  const publishUpdated = (roomId: string, changed: RoomParticipant[], except?: string) => {
+    for (const participant of changed) {
+      publish(roomId, { kind: 'all', except }, { type: 'participant_updated', participant });
+    }
+  };
 
-  /**
-   * The meeting row of a public id; unknown ids count against the client's lookup budget. The
-   * budget is checked again when the answer is known: lookups that were in flight together cannot
-   * reveal more than the budget allows (past it, known and unknown ids alike get 429), while
-   * concurrent lookups of a meeting that exists are not held back.
-   */
-  async function findMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
-    const key = caller.clientKey;
-    if (unknownLookups.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
-    const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
-    const spent = unknownLookups.isBlocked(key);
-    if (!meeting) unknownLookups.record(key);
-    if (spent) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
-    if (!meeting) throw notFound(ROOM_MESSAGES.notFound);
-    return meeting;
+  function meetingStatus(roomId: string, change: 'live' | 'finished', meetingType?: string): void {
+    const done =
+      change === 'live'
+        ? deps.repo.markLive(roomId)
+        : deps.repo.markFinished(roomId, meetingType === 'instant' ? 'ended' : 'scheduled');
+    done.catch((err: unknown) => log.error({ err, roomId, change }, 'meeting status update failed'));
   }
 
-  async function openMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
-    const meeting = await findMeeting(publicId, caller);
-    if (meeting.status === 'cancelled') throw new HttpError(410, ROOM_MESSAGES.cancelled);
-    if (meeting.status === 'ended' || !meeting.isActive) throw new HttpError(410, ROOM_MESSAGES.ended);
-    return meeting;
+  /** `joined` to the participant's socket, then the room hears of it (joined or back). */
+  function publishEntered(
+    roomId: string,
+    e: Entered,
+    history: ChatMessage[],
+    meeting: RoomState['meeting'],
+    startedAt: Date,
+    requestId?: string,
+  ) {
+    const id = e.self.id;
+    publish(
+      roomId,
+      { kind: 'one', participantId: id },
+      {
+        type: 'joined',
+        requestId,
+        self: e.self,
+        participants: e.participants,
+        chatHistory: history,
+        iceServers: deps.iceServers(id),
+        meeting: { meetingId: meeting.meetingId, title: meeting.title, startedAt: startedAt.toISOString() },
+        resumed: e.resumed,
+        allMuted: e.allMuted,
+      },
+    );
+    const type = e.resumed ? 'participant_updated' : 'participant_joined';
+    publish(roomId, { kind: 'all', except: id }, { type, participant: e.self });
+    if (e.firstLive) meetingStatus(roomId, 'live');
+    if (e.waiting.length)
+      publish(roomId, { kind: 'one', participantId: id }, { type: 'waiting_room', waiting: e.waiting });
   }
 
-  /**
-   * Issues the participant (new, or the same one for the same session key) when the room has a
-   * place. Nothing awaits here: the capacity check and the issue happen together.
-   */
-  function enter(
-    room: Room,
-    input: JoinInput,
-    who: { userId: string | null; isHost: boolean; admission: Admission },
-  ): JoinResponse & { name: string } {
-    const sessionKey = `${who.userId ?? 'guest'}:${input.sessionId ?? randomUUID()}`;
-    const existing = hub.memberBySession(room, sessionKey);
-    if (!existing && room.members.size >= room.meeting.maxParticipants)
-      throw new HttpError(409, ROOM_MESSAGES.full);
-    const { member, token } = hub.issue(room, {
-      name: input.name,
-      email: input.email ?? null,
-      isHost: who.isHost,
-      isMuted: input.isMuted,
-      isVideoOn: input.isVideoOn,
-      userId: who.userId,
-      sessionKey,
-      admission: who.admission,
-    });
-    return {
-      id: member.id,
-      name: member.name,
-      joinToken: token,
-      isHost: member.isHost,
-      admission: member.admission,
-    };
+  /** After a participant is gone: its timers, the room's lists, the meeting's status. */
+  function publishGone(room: RoomState, gone: Gone, reason: 'left' | 'removed' | 'timeout'): void {
+    presence.forget(gone.participantId);
+    if (gone.announced) {
+      publish(
+        room.id,
+        { kind: 'all' },
+        { type: 'participant_left', participantId: gone.participantId, reason },
+      );
+    }
+    if (gone.wasWaiting) publishWaitingRoom(room.id, waitingList(room));
+    if (gone.finished) meetingStatus(room.id, 'finished', room.meeting.meetingType);
+  }
+
+  /** A participant without a socket leaves after the resume grace (or the join timeout). */
+  async function expire(roomId: string, participantId: string): Promise<void> {
+    try {
+      const gone = await store.update(roomId, (room) => {
+        const member = room?.members.get(participantId);
+        return room && member && member.socketId === null ? { room, gone: drop(room, member) } : null;
+      });
+      if (gone) publishGone(gone.room, gone.gone, 'timeout');
+    } catch (err) {
+      log.error({ err, roomId }, 'could not expire a participant');
+    }
+  }
+
+  async function participantOf(publicId: string, joinToken: string | null, what: string) {
+    const found = joinToken ? await store.byToken(hashJoinToken(joinToken)) : undefined;
+    if (!found) throw unauthorized(`Join the meeting to ${what}`);
+    if (found.room.meeting.meetingId !== publicId || found.member.admission !== 'admitted') {
+      throw forbidden(`Only participants of this meeting can ${what}`);
+    }
+    return found;
   }
 
   return {
-    async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResponse & { name: string }> {
-      const userId = caller.auth?.user.id ?? null;
-      if (!joins.tryRecord(`${caller.clientKey}|${publicId}`)) {
-        throw new HttpError(429, ROOM_MESSAGES.tooManyJoins);
-      }
-      if (isTestRoom(publicId)) {
-        return enter(hub.roomFor(testRoomMeeting()), input, { userId, isHost: false, admission: 'admitted' });
-      }
-      const meeting = await openMeeting(publicId, caller);
-      // Host powers belong to the meeting's signed-in owner only: a host=true link proves nothing.
-      const isHost = input.isHost && userId === meeting.hostId;
-      if (meeting.passwordHash && !isHost) {
-        const key = `${caller.clientKey}|${meeting.id}`;
-        if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
-        if (!input.password)
-          throw new HttpError(401, ROOM_MESSAGES.passwordRequired, { requiresPassword: true });
-        // Counted before the (slow) hash check, so concurrent guesses cannot all be evaluated;
-        // a right password takes its attempt back.
-        if (!passwordFailures.tryRecord(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
-        if (!(await verifyMeetingPassword(meeting.passwordHash, input.password))) {
-          throw new HttpError(403, ROOM_MESSAGES.wrongPassword, { requiresPassword: true });
-        }
-        passwordFailures.undo(key);
-      }
-      const room = hub.roomFor({
-        id: meeting.id,
-        meetingId: meeting.meetingId,
-        title: meeting.title,
-        meetingType: meeting.meetingType,
-        isRecurring: meeting.isRecurring,
-        maxParticipants: meeting.maxParticipants,
-        waitingRoom: meeting.waitingRoom,
-        hostId: meeting.hostId,
-        ephemeral: false,
-      });
-      return enter(room, input, {
-        userId,
-        isHost,
-        admission: isHost || !meeting.waitingRoom ? 'admitted' : 'waiting',
-      });
+    /** Timings in force; tests shorten them. */
+    timings: deps.timings,
+
+    /**
+     * POST /join and /participants: through the gate, then into the room (admitted), or into
+     * its waiting room (a knock) when the meeting has one and the caller is not its host. The
+     * same session id rejoining gets the same participant and a new token. Refused: a
+     * participant the host removed (403), a full room (409).
+     */
+    async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResult> {
+      const entry = await deps.gate.pass(publicId, input, caller);
+      const admission = entry.isHost || !entry.meeting.waitingRoom ? 'admitted' : 'waiting';
+      const { member, token } = await store.open(entry.meeting, (room) =>
+        issue(room, {
+          name: input.name,
+          email: input.email ?? null,
+          isHost: entry.isHost,
+          isMuted: input.isMuted,
+          isVideoOn: input.isVideoOn,
+          userId: entry.userId,
+          sessionId: input.sessionId,
+          admission,
+        }),
+      );
+      // A knock is heard by the hosts when the guest's socket arrives (resume).
+      if (member.socketId === null) presence.await(entry.meeting.id, member.id, member.everConnected);
+      return {
+        id: member.id,
+        name: member.name,
+        joinToken: token,
+        isHost: member.isHost,
+        admission: member.admission,
+      };
     },
 
-    /** The room of a meeting if anyone is in it (404 for unknown meetings). */
-    async roomOf(
-      publicId: string,
-      caller: Caller,
-    ): Promise<{ room: Room | undefined; hostId: string | null }> {
-      if (isTestRoom(publicId)) return { room: hub.getRoom(TEST_ROOM_ID), hostId: null };
-      const meeting = await findMeeting(publicId, caller);
-      return { room: hub.getRoom(meeting.id), hostId: meeting.hostId };
+    /**
+     * join_meeting: the socket speaks for the participant its join token names (the token must be
+     * of the socket's meeting; a host's token needs the host's session on the socket). A dropped
+     * socket resumes the same participant; a newer socket replaces an older one (4009). An
+     * admitted participant gets `joined` and the room hears of it; a waiting one gets `waiting`
+     * and the hosts the waiting room.
+     */
+    async resume(joinToken: string, socket: ParticipantSocket, requestId?: string): Promise<void> {
+      const tokenHash = hashJoinToken(joinToken);
+      const found = await store.byToken(tokenHash);
+      if (!found || found.room.meeting.meetingId !== socket.meetingId) throw roomErrors.invalidToken();
+      const { room, member } = found;
+      if (member.isHost && member.userId && member.userId !== socket.userId) {
+        // A host's powers come from the host's signed-in session: the socket must carry it too.
+        throw roomErrors.invalidToken(ROOM_MESSAGES.hostSessionRequired);
+      }
+      // Read before taking over, so that `joined` is this socket's first room message.
+      const history = member.admission === 'admitted' ? await deps.chatHistory(room) : [];
+      if (!socket.isOpen) return;
+      const changed = await store.update(room.id, (now) => {
+        const current = now?.members.get(member.id);
+        if (!now || !current || current.tokenHash !== tokenHash) {
+          throw roomErrors.invalidToken(ROOM_MESSAGES.replacedToken);
+        }
+        current.socketId = socket.id;
+        current.everConnected = true;
+        if (current.admission === 'waiting') return { kind: 'waiting' as const, waiting: waitingList(now) };
+        return { kind: 'entered' as const, entered: enter(now, current) };
+      });
+      socket.bind(room.id, member.id);
+      presence.arrived(member.id);
+      if (changed.kind === 'waiting') {
+        publish(
+          room.id,
+          { kind: 'one', participantId: member.id },
+          { type: 'waiting', message: ROOM_MESSAGES.waiting },
+        );
+        publishWaitingRoom(room.id, changed.waiting);
+        return;
+      }
+      publishEntered(room.id, changed.entered, history, room.meeting, room.startedAt, requestId);
+    },
+
+    /** The socket of a participant closed: it stays for the resume grace, shown disconnected. */
+    async disconnected(actor: Actor, socketId: string): Promise<void> {
+      if (presence.closing) return;
+      const changed = await store.update(actor.roomId, (room) => {
+        const member = room?.members.get(actor.participantId);
+        if (!member || member.socketId !== socketId) return null;
+        member.socketId = null;
+        return { participant: toRoomParticipant(member), announced: member.announced };
+      });
+      if (!changed) return;
+      if (changed.announced) publishUpdated(actor.roomId, [changed.participant], actor.participantId);
+      presence.await(actor.roomId, actor.participantId, true);
+    },
+
+    /**
+     * admit_participant (host): a waiting participant enters. Its socket, if connected, gets
+     * `admitted` then `joined`; otherwise `joined` comes when it connects. Hosts get the new
+     * waiting room. Under Mute All it comes in muted.
+     */
+    async admit(actor: Actor, targetId: string): Promise<void> {
+      const before = actorIn(await store.get(actor.roomId), actor, 'host');
+      const waiting = targetIn(before, targetId, 'waiting');
+      const history = waiting.socketId ? await deps.chatHistory(before.room) : [];
+      const changed = await store.update(actor.roomId, (now) => {
+        const at = actorIn(now, actor, 'host');
+        const target = targetIn(at, targetId, 'waiting');
+        target.admission = 'admitted';
+        if (at.room.allMuted && !target.isHost) target.isMuted = true;
+        const entered = target.socketId ? enter(at.room, target) : null;
+        return { waiting: waitingList(at.room), entered, room: at.room };
+      });
+      publishWaitingRoom(actor.roomId, changed.waiting);
+      if (!changed.entered) return;
+      publish(actor.roomId, { kind: 'one', participantId: targetId }, { type: 'admitted' });
+      publishEntered(actor.roomId, changed.entered, history, changed.room.meeting, changed.room.startedAt);
+    },
+
+    /** deny_participant (host): a waiting participant is sent away (`denied`, 4011). */
+    async deny(actor: Actor, targetId: string): Promise<void> {
+      const { room, gone } = await store.update(actor.roomId, (now) => {
+        const at = actorIn(now, actor, 'host');
+        return { room: at.room, gone: drop(at.room, targetIn(at, targetId, 'waiting')) };
+      });
+      transport.close(targetId, WS_CLOSE.deniedEntry, 'Denied entry by the host', {
+        type: 'denied',
+        message: ROOM_MESSAGES.denied,
+      });
+      publishGone(room, gone, 'removed');
+    },
+
+    /**
+     * mute_all (host): Mute All is room state. On: every non-host is recorded muted (the room hears
+     * participant_updated for each one that changed) and later joiners come in muted; off: the
+     * state clears and unmuting stays each participant's own choice. The others get mute_all.
+     */
+    async muteAll(actor: Actor, muted: boolean): Promise<void> {
+      const changed = await store.update(actor.roomId, (now) => {
+        const { room } = actorIn(now, actor, 'host');
+        room.allMuted = muted;
+        if (!muted) return [];
+        return shown(mute([...room.members.values()].filter((m) => !m.isHost)));
+      });
+      publish(actor.roomId, { kind: 'all', except: actor.participantId }, { type: 'mute_all', muted });
+      publishUpdated(actor.roomId, changed);
+    },
+
+    /** mute_participant (host): only the target's client is told; muting is recorded and shown. */
+    async muteOne(actor: Actor, targetId: string, muted: boolean): Promise<void> {
+      const changed = await store.update(actor.roomId, (now) => {
+        const target = targetIn(actorIn(now, actor, 'host'), targetId);
+        return muted ? shown(mute([target])) : [];
+      });
+      publish(
+        actor.roomId,
+        { kind: 'one', participantId: targetId },
+        { type: 'mute_participant', targetParticipantId: targetId, muted },
+      );
+      publishUpdated(actor.roomId, changed);
+    },
+
+    /**
+     * remove_participant (host): any other participant (in the room or waiting) gets `removed`
+     * and 4006; its token stops working, the room hears participant_left 'removed', and it is on
+     * the room's deny list: it cannot join this meeting again while the room lasts.
+     */
+    async remove(actor: Actor, targetId: string): Promise<void> {
+      const { room, gone } = await store.update(actor.roomId, (now) => {
+        const { room } = actorIn(now, actor, 'host');
+        const target = room.members.get(targetId);
+        if (!target || target.id === actor.participantId) throw roomErrors.noParticipant();
+        // The meeting's owner is never kept out of its own meeting.
+        if (target.userId === null || target.userId !== room.meeting.hostId) room.denied.add(target.denyKey);
+        return { room, gone: drop(room, target) };
+      });
+      transport.close(targetId, WS_CLOSE.removedByHost, 'Removed by the host', {
+        type: 'removed',
+        message: ROOM_MESSAGES.removed,
+      });
+      publishGone(room, gone, 'removed');
+    },
+
+    /** leave_meeting, or the end of the socket's signed-in session: gone at once, no grace. */
+    async leave(actor: Actor, farewell: Farewell = LEFT): Promise<void> {
+      const { room, gone } = await store.update(actor.roomId, (now) => {
+        const { room, member } = actorIn(now, actor, 'member');
+        return { room, gone: drop(room, member) };
+      });
+      transport.close(actor.participantId, farewell.code, farewell.reason);
+      publishGone(room, gone, 'left');
+    },
+
+    /**
+     * The meeting was deleted: its room ends at once. Every participant's socket is closed with
+     * 4005, every token stops working; no meeting status is written (there is no row any more).
+     * Answers how many participants were sent away.
+     */
+    async end(roomId: string, reason: string = ROOM_MESSAGES.ended): Promise<number> {
+      const room = await store.delete(roomId);
+      if (!room) return 0;
+      room.ended = true;
+      for (const id of room.members.keys()) {
+        presence.forget(id);
+        transport.close(id, WS_CLOSE.meetingEnded, reason);
+      }
+      return room.members.size;
+    },
+
+    /** media_state: the sender's own state, told to the others. */
+    async setMediaState(actor: Actor, state: MediaState): Promise<void> {
+      const participant = await store.update(actor.roomId, (room) => {
+        const { member } = actorIn(room, actor, 'admitted');
+        member.isMuted = state.isMuted;
+        member.isVideoOn = state.isVideoOn;
+        if (state.isScreenSharing !== undefined) member.isScreenSharing = state.isScreenSharing;
+        return toRoomParticipant(member);
+      });
+      publishUpdated(actor.roomId, [participant], actor.participantId);
+    },
+
+    /** offer / answer / ice-candidate: only to another admitted participant of the same room. */
+    async signal(actor: Actor, targetId: string, message: ServerMessage): Promise<void> {
+      targetIn(actorIn(await store.get(actor.roomId), actor, 'admitted'), targetId);
+      publish(actor.roomId, { kind: 'one', participantId: targetId }, message);
+    },
+
+    /** The others in the room (request_existing_connections). */
+    async participants(actor: Actor): Promise<RoomParticipant[]> {
+      const { room } = actorIn(await store.get(actor.roomId), actor, 'admitted');
+      return roster(room, actor.participantId);
+    },
+
+    /** The acting participant, admitted, and its room (chat, collaboration). */
+    async admitted(actor: Actor): Promise<{ room: RoomState; member: MemberState }> {
+      return actorIn(await store.get(actor.roomId), actor, 'admitted');
+    },
+
+    /**
+     * The admitted participant of `publicId` that a join token names: 401 without a known token,
+     * 403 for a participant of another meeting or one still waiting.
+     */
+    participantOf,
+
+    /**
+     * GET /participants: the admitted participants, for the meeting's signed-in owner or an
+     * admitted participant of that meeting (404 unknown meeting, 401, 403).
+     */
+    async list(publicId: string, caller: Caller, joinToken: string | null): Promise<RoomParticipant[]> {
+      const { roomId, hostId } = await deps.gate.lookup(publicId, caller);
+      const isOwner = hostId !== null && caller.auth?.user.id === hostId;
+      if (!isOwner) await participantOf(publicId, joinToken, 'see its participants');
+      const room = await store.get(roomId);
+      return room ? roster(room) : [];
+    },
+
+    /** The room of a meeting (meetings.id or the test room's id), to read. */
+    room: (roomId: string) => store.get(roomId),
+
+    /** Server shutdown: no grace timers, no disconnect news; the rooms go. */
+    async shutdown(): Promise<void> {
+      presence.close();
+      await store.clear();
     },
   };
 }
 export type RoomService = ReturnType<typeof createRoomService>;
+
+/** Announced members' new state (the others only know announced ones). */
+function shown(changed: MemberState[]): RoomParticipant[] {
+  return changed.filter((m) => m.announced && m.admission === 'admitted').map(toRoomParticipant);
+}

@@ -4,7 +4,8 @@ import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
 import { connect, enter, listen, postJoin } from '../../../test/ws-client.js';
 import { chatMessages, meetingFiles, meetings } from '../../db/schema/index.js';
-import { ROOM_MESSAGES, UNKNOWN_MEETING_LOOKUPS } from './service.js';
+import { UNKNOWN_MEETING_LOOKUPS } from './gate.js';
+import { ROOM_MESSAGES } from './transport.js';
 import { TEST_ROOM_ID, TEST_ROOM_MAX_PARTICIPANTS, TEST_ROOM_UNAVAILABLE } from './test-room.js';
 
 let t: TestContext;
@@ -58,8 +59,8 @@ describe('the test room outside production', () => {
   it('two people join, see each other, relay offer/answer/candidates and leave; no database is touched', async () => {
     const before = await countRows();
     const databaseCalls = watchDatabase();
-    t.app.realtime.hub.resumeGraceMs = 300;
-    t.app.realtime.hub.joinTimeoutMs = 300;
+    t.app.rooms.timings.resumeGraceMs = 300;
+    t.app.rooms.timings.joinTimeoutMs = 300;
 
     const a = await enter(t, ws, TEST_ROOM_ID, { name: 'Test aaaaa' });
     expect(a.joined).toMatchObject({
@@ -125,14 +126,14 @@ describe('the test room outside production', () => {
     });
     a.socket.send({ type: 'leave_meeting' });
     await a.socket.closed;
-    await expect.poll(() => t.app.realtime.hub.getRoom(TEST_ROOM_ID), { timeout: 2000 }).toBeUndefined();
+    await expect.poll(() => t.app.rooms.room(TEST_ROOM_ID), { timeout: 2000 }).toBeUndefined();
     await new Promise((r) => setTimeout(r, 50));
 
     expect(databaseCalls()).toEqual([]);
     vi.restoreAllMocks();
     expect(await countRows()).toEqual(before);
-    t.app.realtime.hub.resumeGraceMs = 45_000;
-    t.app.realtime.hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
+    t.app.rooms.timings.resumeGraceMs = 45_000;
+    t.app.rooms.timings.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
   });
 
   it('refuses chat, files, collaboration and host messages with a clear error; nothing reaches the others', async () => {
@@ -185,7 +186,7 @@ describe('the test room outside production', () => {
   });
 
   it(`holds at most ${TEST_ROOM_MAX_PARTICIPANTS} people (409 beyond); a reload keeps its place`, async () => {
-    t.app.realtime.hub.joinTimeoutMs = 1000;
+    t.app.rooms.timings.joinTimeoutMs = 1000;
     const firsts = [];
     for (let i = 0; i < TEST_ROOM_MAX_PARTICIPANTS; i++) {
       const res = await joinTestRoom({ sessionId: `place-${i}` });
@@ -200,9 +201,9 @@ describe('the test room outside production', () => {
     expect(reload.json<{ id: string }>().id).toBe(firsts[0]);
     expect((await joinTestRoom({ name: 'x' })).statusCode).toBe(400);
     // Nobody connected: the places are freed when their join timeout ends.
-    await expect.poll(() => t.app.realtime.hub.getRoom(TEST_ROOM_ID), { timeout: 3000 }).toBeUndefined();
+    await expect.poll(() => t.app.rooms.room(TEST_ROOM_ID), { timeout: 3000 }).toBeUndefined();
     expect((await joinTestRoom({ sessionId: 'one-too-many' })).statusCode).toBe(200);
-    t.app.realtime.hub.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
+    t.app.rooms.timings.joinTimeoutMs = WS_LIMITS.joinTimeoutMs;
   });
 
   it('the older registration form joins the test room too', async () => {

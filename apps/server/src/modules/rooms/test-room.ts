@@ -1,5 +1,5 @@
 import { TEST_ROOM_ID } from '@parley/protocol';
-import type { RoomMeeting } from '../../realtime/types.js';
+import type { RoomMeeting } from './state.js';
 
 /**
  * The development test room behind /webrtc-test (spec §7: "the test page connects to a local

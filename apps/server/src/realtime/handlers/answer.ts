@@ -1,7 +1,10 @@
 import { memberHandler } from '../context.js';
-import { relayTo } from './relay.js';
 
-/** answer {targetParticipant, answer}: relayed to the target only. */
-export const answer = memberHandler<'answer'>('admitted', (ctx, msg) =>
-  relayTo(ctx, msg.targetParticipant, { type: 'answer', fromParticipant: ctx.member.id, answer: msg.answer }),
+/** answer {targetParticipant, answer}: relayed to the target only (RoomService.signal). */
+export const answer = memberHandler<'answer'>((ctx, msg) =>
+  ctx.services.rooms.signal(ctx.actor, msg.targetParticipant, {
+    type: 'answer',
+    fromParticipant: ctx.actor.participantId,
+    answer: msg.answer,
+  }),
 );

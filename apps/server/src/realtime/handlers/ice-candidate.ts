@@ -1,11 +1,10 @@
 import { memberHandler } from '../context.js';
-import { relayTo } from './relay.js';
 
-/** ice-candidate {targetParticipant, candidate}: relayed to the target only (null = end of candidates). */
-export const iceCandidate = memberHandler<'ice-candidate'>('admitted', (ctx, msg) =>
-  relayTo(ctx, msg.targetParticipant, {
+/** ice-candidate {targetParticipant, candidate}: to the target only (null = end of candidates). */
+export const iceCandidate = memberHandler<'ice-candidate'>((ctx, msg) =>
+  ctx.services.rooms.signal(ctx.actor, msg.targetParticipant, {
     type: 'ice-candidate',
-    fromParticipant: ctx.member.id,
+    fromParticipant: ctx.actor.participantId,
     candidate: msg.candidate,
   }),
 );

@@ -1,26 +1,7 @@
-import { findTarget, memberHandler } from '../context.js';
-import { toRoomParticipant } from '../types.js';
+import { memberHandler } from '../context.js';
 
-/**
- * mute_participant {targetParticipantId, muted} (host only): the target's client mutes and tells
- * its user; the room sees the new state.
- */
-export const muteParticipant = memberHandler<'mute_participant'>('host', (ctx, msg) => {
-  const target = findTarget(ctx, msg.targetParticipantId);
-  if (!target) return ctx.fail('not_found', 'No such participant in this meeting', msg.requestId);
-  const { hub } = ctx.services;
-  hub.publish(
-    ctx.room,
-    { kind: 'one', participantId: target.id },
-    { type: 'mute_participant', targetParticipantId: target.id, muted: msg.muted },
-  );
-  if (msg.muted && !target.isMuted) {
-    target.isMuted = true;
-    hub.publish(
-      ctx.room,
-      { kind: 'all' },
-      { type: 'participant_updated', participant: toRoomParticipant(target) },
-    );
-  }
+/** mute_participant {targetParticipantId, muted} (host): RoomService.muteOne. */
+export const muteParticipant = memberHandler<'mute_participant'>(async (ctx, msg) => {
+  await ctx.services.rooms.muteOne(ctx.actor, msg.targetParticipantId, msg.muted);
   ctx.reply({ type: 'ack', requestId: msg.requestId });
 });

@@ -1,7 +1,10 @@
 import { memberHandler } from '../context.js';
-import { relayTo } from './relay.js';
 
-/** offer {targetParticipant, offer}: relayed to the target only. */
-export const offer = memberHandler<'offer'>('admitted', (ctx, msg) =>
-  relayTo(ctx, msg.targetParticipant, { type: 'offer', fromParticipant: ctx.member.id, offer: msg.offer }),
+/** offer {targetParticipant, offer}: relayed to the target only (RoomService.signal). */
+export const offer = memberHandler<'offer'>((ctx, msg) =>
+  ctx.services.rooms.signal(ctx.actor, msg.targetParticipant, {
+    type: 'offer',
+    fromParticipant: ctx.actor.participantId,
+    offer: msg.offer,
+  }),
 );

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createStorage } from '../../providers/storage/index.js';
+import { createFilesRepository } from './repository.js';
+import { createFilesService, type FilesService } from './service.js';
+
+/** Files shared in meetings (`app.files`), stored by the storage provider. */
+async function filesPlugin(app: FastifyInstance): Promise<void> {
+  const files = createFilesService(createFilesRepository(app.db.db), createStorage(app.config), {
+    log: app.log,
+  });
+  app.decorate('files', files);
+}
+
+export default fp(filesPlugin, { name: 'files' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    files: FilesService;
+  }
+}

@@ -1,0 +1,180 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { RoomParticipant } from '@parley/protocol';
+import {
+  denyKeyOf,
+  hashJoinToken,
+  memberBySession,
+  roster,
+  toRoomParticipant,
+  waitingList,
+  type Admission,
+  type MemberState,
+  type RoomState,
+} from './state.js';
+import { roomErrors, type Actor } from './transport.js';
+
+/**
+ * The room's rules as pure steps on its state, for the RoomService's changes: who acts, who is a
+ * target, how a participant comes in and goes. No I/O here: the service runs these inside one
+ * store change and publishes afterwards.
+ */
+
+export type Requires = 'member' | 'admitted' | 'host';
+
+/**
+ * The acting participant: `member` (joined or waiting), `admitted` (in the room) or `host` (in the
+ * room as a host). Otherwise not_joined / forbidden.
+ */
+export function actorIn(
+  room: RoomState | undefined,
+  actor: Actor,
+  requires: Requires,
+): { room: RoomState; member: MemberState } {
+  const member = room?.members.get(actor.participantId);
+  if (!room || !member) throw roomErrors.notJoined();
+  if (requires !== 'member' && member.admission !== 'admitted') throw roomErrors.stillWaiting();
+  if (requires === 'host' && !member.isHost) throw roomErrors.hostOnly();
+  return { room, member };
+}
+
+/**
+ * Another participant of the same room: admitted and announced (the others know it), or waiting.
+ * Anyone else (unknown, the actor itself, in another meeting) is not_found.
+ */
+export function targetIn(
+  at: { room: RoomState; member: MemberState },
+  targetId: string,
+  admission: Admission = 'admitted',
+): MemberState {
+  const { room, member: actor } = at;
+  const target = room.members.get(targetId);
+  const known = target && target.id !== actor.id && target.admission === admission;
+  if (!known || (admission === 'admitted' && !target.announced)) {
+    throw admission === 'waiting' ? roomErrors.noWaitingParticipant() : roomErrors.noParticipant();
+  }
+  return target;
+}
+
+export interface ComeIn {
+  name: string;
+  email: string | null;
+  isHost: boolean;
+  isMuted: boolean;
+  isVideoOn: boolean;
+  userId: string | null;
+  sessionId: string | undefined;
+  admission: Admission;
+}
+
+/**
+ * Issues a join token: for a new participant, or for the participant this session key already has
+ * (a reload), whose previous token stops working. Refused for a participant the host removed (the
+ * deny list; never the meeting's owner) and, for a new participant, when the room is full.
+ * A non-host who comes in while Mute All is on comes in muted.
+ */
+export function issue(room: RoomState, input: ComeIn): { member: MemberState; token: string } {
+  const sessionId = input.sessionId ?? randomUUID();
+  const sessionKey = `${input.userId ?? 'guest'}:${sessionId}`;
+  const denyKey = denyKeyOf(input.userId, sessionId);
+  const isOwner = input.userId !== null && input.userId === room.meeting.hostId;
+  if (room.denied.has(denyKey) && !isOwner) throw roomErrors.removedCannotRejoin();
+  let member = memberBySession(room, sessionKey);
+  if (!member && room.members.size >= room.meeting.maxParticipants) throw roomErrors.full();
+
+  const token = randomBytes(32).toString('base64url');
+  const isMuted = input.isMuted || (room.allMuted && !input.isHost);
+  if (member) {
+    member.tokenHash = hashJoinToken(token);
+    member.name = input.name;
+    member.email = input.email ?? member.email;
+    member.isHost = input.isHost;
+    if (member.admission === 'waiting') member.admission = input.admission;
+    if (!member.announced) {
+      member.isMuted = isMuted;
+      member.isVideoOn = input.isVideoOn;
+    }
+  } else {
+    member = {
+      id: randomUUID(),
+      name: input.name,
+      email: input.email,
+      isHost: input.isHost,
+      isMuted,
+      isVideoOn: input.isVideoOn,
+      isScreenSharing: false,
+      admission: input.admission,
+      userId: input.userId,
+      sessionKey,
+      denyKey,
+      tokenHash: hashJoinToken(token),
+      socketId: null,
+      announced: false,
+      everConnected: false,
+      lastChat: null,
+    };
+    room.members.set(member.id, member);
+    room.bySession.set(sessionKey, member.id);
+  }
+  return { member, token };
+}
+
+/** What others must hear when a participant is gone. */
+export interface Gone {
+  participantId: string;
+  announced: boolean;
+  wasWaiting: boolean;
+  /** The room is now empty after having gone live (the meeting finishes). */
+  finished: boolean;
+}
+
+/** Takes a participant out of the room for good. */
+export function drop(room: RoomState, member: MemberState): Gone {
+  room.members.delete(member.id);
+  room.bySession.delete(member.sessionKey);
+  return {
+    participantId: member.id,
+    announced: member.announced,
+    wasWaiting: member.admission === 'waiting',
+    finished: room.members.size === 0 && room.wentLive && !room.meeting.ephemeral,
+  };
+}
+
+/** What the participant's socket and the room hear when an admitted participant is (back) in. */
+export interface Entered {
+  self: RoomParticipant;
+  participants: RoomParticipant[];
+  allMuted: boolean;
+  /** True when the room already knew this participant (participant_updated, not _joined). */
+  resumed: boolean;
+  /** True for the first admitted participant to connect: the meeting goes live. */
+  firstLive: boolean;
+  /** The waiting room, for a host. */
+  waiting: Array<{ id: string; name: string }>;
+}
+
+/** Marks an admitted, connected participant as known to the room (announced). */
+export function enter(room: RoomState, member: MemberState): Entered {
+  const resumed = member.announced;
+  member.announced = true;
+  const firstLive = !room.wentLive && !room.meeting.ephemeral;
+  room.wentLive = true;
+  return {
+    self: toRoomParticipant(member),
+    participants: roster(room, member.id),
+    allMuted: room.allMuted,
+    resumed,
+    firstLive,
+    waiting: member.isHost ? waitingList(room) : [],
+  };
+}
+
+/** Mutes the given members who are not muted yet; answers those whose state changed. */
+export function mute(members: Iterable<MemberState>): MemberState[] {
+  const changed: MemberState[] = [];
+  for (const m of members) {
+    if (m.isMuted) continue;
+    m.isMuted = true;
+    changed.push(m);
+  }
+  return changed;
+}

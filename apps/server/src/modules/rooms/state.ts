@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import type { RoomParticipant } from '@parley/protocol';
+
+/**
+ * The state of a meeting room, as the RoomStateStore keeps it: who is in (or waiting), their
+ * media state, admission, host powers, mute-all and the deny list. Sockets are not part of it
+ * (realtime/ keeps them); a member only records which socket speaks for it.
+ */
+
+export type Admission = 'admitted' | 'waiting';
+
+export const hashJoinToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** A participant of a room: connected, or within the resume grace period. */
+export interface MemberState {
+  readonly id: string;
+  name: string;
+  email: string | null;
+  isHost: boolean;
+  isMuted: boolean;
+  isVideoOn: boolean;
+  isScreenSharing: boolean;
+  admission: Admission;
+  /** The signed-in user who joined (null for guests). */
+  userId: string | null;
+  /** `${userId ?? 'guest'}:${sessionId}`: the same key rejoining returns this member. */
+  readonly sessionKey: string;
+  /** What the deny list records if the host removes this member (see denyKey). */
+  readonly denyKey: string;
+  tokenHash: string;
+  /** The socket that speaks for this member now (realtime's id), or null while it has none. */
+  socketId: string | null;
+  /** True once the others were told about this member (participant_joined). */
+  announced: boolean;
+  /** True once a socket has spoken for this member (join_meeting); until then it expires sooner. */
+  everConnected: boolean;
+  /** The last chat message's key and time (modules/chat keeps duplicates out with it). */
+  lastChat: { key: string; at: number } | null;
+}
+
+export interface RoomMeeting {
+  /** meetings.id (uuid), or the test room's own id (no database row). */
+  readonly id: string;
+  /** The public ddd-ddd-ddd id. */
+  readonly meetingId: string;
+  title: string;
+  meetingType: string;
+  isRecurring: boolean;
+  maxParticipants: number;
+  waitingRoom: boolean;
+  /** The owner (users.id); null in the test room, which has no host. */
+  hostId: string | null;
+  /**
+   * True for the development test room (modules/rooms/test-room.ts): no database row, so nothing
+   * may be read or written for it (meeting status, chat, files) and only signaling is offered.
+   */
+  readonly ephemeral: boolean;
+}
+
+export interface RoomState {
+  readonly id: string;
+  readonly meeting: RoomMeeting;
+  readonly startedAt: Date;
+  readonly members: Map<string, MemberState>;
+  /** sessionKey → member id. */
+  readonly bySession: Map<string, string>;
+  /** True once an admitted participant connected (the meeting went live). */
+  wentLive: boolean;
+  /** True once the room was ended (its meeting deleted): everyone was sent away. */
+  ended: boolean;
+  /** The host's Mute All is on: non-hosts are muted, and those who come in later join muted. */
+  allMuted: boolean;
+  /** Deny keys of participants the host removed: they cannot join this room again. */
+  readonly denied: Set<string>;
+}
+
+export function newRoom(meeting: RoomMeeting): RoomState {
+  return {
+    id: meeting.id,
+    meeting: { ...meeting },
+    startedAt: new Date(),
+    members: new Map(),
+    bySession: new Map(),
+    wentLive: false,
+    ended: false,
+    allMuted: false,
+    denied: new Set(),
+  };
+}
+
+/**
+ * Who a removed participant is, for the deny list: the signed-in user (any browser), or else the
+ * browser's session id (a guest).
+ */
+export const denyKeyOf = (userId: string | null, sessionId: string): string =>
+  userId ? `user:${userId}` : `session:${sessionId}`;
+
+export function toRoomParticipant(m: MemberState): RoomParticipant {
+  return {
+    id: m.id,
+    name: m.name,
+    isHost: m.isHost,
+    isMuted: m.isMuted,
+    isVideoOn: m.isVideoOn,
+    isScreenSharing: m.isScreenSharing,
+    isConnected: m.socketId !== null,
+  };
+}
+
+/** Participants shown to others: admitted and announced. */
+export function roster(room: RoomState, exceptId?: string): RoomParticipant[] {
+  const list: RoomParticipant[] = [];
+  for (const m of room.members.values()) {
+    if (m.announced && m.admission === 'admitted' && m.id !== exceptId) list.push(toRoomParticipant(m));
+  }
+  return list;
+}
+
+/** The waiting room, as the hosts see it. */
+export function waitingList(room: RoomState): Array<{ id: string; name: string }> {
+  const list = [];
+  for (const m of room.members.values()) if (m.admission === 'waiting') list.push({ id: m.id, name: m.name });
+  return list;
+}
+
+export function memberBySession(room: RoomState, sessionKey: string): MemberState | undefined {
+  const id = room.bySession.get(sessionKey);
+  return id ? room.members.get(id) : undefined;
+}

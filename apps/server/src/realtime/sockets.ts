@@ -1,0 +1,117 @@
+import { WS_CLOSE, type ServerMessage } from '@parley/protocol';
+import type { Actor, RoomTransport } from '../modules/rooms/transport.js';
+import type { Audience, BusEnvelope, RoomBus } from '../providers/bus/index.js';
+import type { Conn } from './types.js';
+
+/**
+ * The sockets of this server instance, by participant, room and signed-in session, and the room
+ * transport on top of them: room messages go out through the bus, and what the bus hands back is
+ * delivered here to the sockets it concerns. A socket hears the room's broadcasts from its
+ * `joined` on (waiting guests and sockets that have not joined hear only their own messages).
+ */
+export function createSockets(bus: RoomBus) {
+  const byParticipant = new Map<string, Conn>();
+  const byRoom = new Map<string, Set<Conn>>();
+  const bySession = new Map<string, Set<Conn>>();
+
+  function deliver({ roomId, to, message }: BusEnvelope): void {
+    if (to.kind === 'one') {
+      const conn = byParticipant.get(to.participantId);
+      if (!conn || conn.roomId !== roomId) return;
+      if (message.type === 'joined') {
+        conn.inRoom = true;
+        conn.isHost = message.self.isHost;
+      }
+      conn.send(message);
+      return;
+    }
+    let text: string | null = null;
+    for (const conn of byRoom.get(roomId) ?? []) {
+      if (!conn.inRoom) continue;
+      if (to.kind === 'all' && conn.participantId === to.except) continue;
+      if (to.kind === 'hosts' && !conn.isHost) continue;
+      text ??= JSON.stringify(message);
+      conn.sendText(text);
+    }
+  }
+  bus.subscribe(deliver);
+
+  /** The socket no longer speaks for its participant; answers who that was, if it still did. */
+  function unbind(conn: Conn): Actor | null {
+    const { roomId, participantId } = conn;
+    conn.roomId = null;
+    conn.participantId = null;
+    conn.inRoom = false;
+    if (!roomId || !participantId) return null;
+    const set = byRoom.get(roomId);
+    set?.delete(conn);
+    if (set?.size === 0) byRoom.delete(roomId);
+    if (byParticipant.get(participantId) !== conn) return null;
+    byParticipant.delete(participantId);
+    return { roomId, participantId };
+  }
+
+  const transport: RoomTransport = {
+    publish(roomId: string, to: Audience, message: ServerMessage) {
+      bus.publish({ roomId, to, message });
+    },
+    close(participantId, code, reason, last) {
+      const conn = byParticipant.get(participantId);
+      if (!conn) return;
+      if (last) conn.send(last);
+      unbind(conn);
+      conn.close(code, reason);
+    },
+  };
+
+  return {
+    transport,
+    unbind,
+
+    /** `conn` speaks for the participant; a previous socket of it is closed (4009). */
+    bind(conn: Conn, roomId: string, participantId: string): void {
+      const previous = byParticipant.get(participantId);
+      if (previous && previous !== conn) {
+        unbind(previous);
+        previous.close(WS_CLOSE.replaced, 'Replaced by a newer connection');
+      }
+      conn.roomId = roomId;
+      conn.participantId = participantId;
+      byParticipant.set(participantId, conn);
+      let set = byRoom.get(roomId);
+      if (!set) byRoom.set(roomId, (set = new Set()));
+      set.add(conn);
+    },
+
+    /** Remembers the socket's signed-in session (its end closes the socket). */
+    track(conn: Conn): void {
+      if (!conn.idHash) return;
+      let set = bySession.get(conn.idHash);
+      if (!set) bySession.set(conn.idHash, (set = new Set()));
+      set.add(conn);
+    },
+
+    untrack(conn: Conn): void {
+      if (!conn.idHash) return;
+      const set = bySession.get(conn.idHash);
+      set?.delete(conn);
+      if (set?.size === 0) bySession.delete(conn.idHash);
+    },
+
+    /** The sockets of a signed-in session, forgotten here (the session ended). */
+    takeSession(idHash: string): Conn[] {
+      const set = bySession.get(idHash);
+      bySession.delete(idHash);
+      return set ? [...set] : [];
+    },
+
+    /** Closes every socket that speaks for a participant (server shutdown). */
+    closeAll(code: number, reason: string): void {
+      for (const conn of [...byParticipant.values()]) {
+        unbind(conn);
+        conn.close(code, reason);
+      }
+    },
+  };
+}
+export type Sockets = ReturnType<typeof createSockets>;
