@@ -43,7 +43,7 @@ export function LandingPage() {
         />
         <div className="mx-auto max-w-6xl px-4 py-16 sm:px-6 lg:py-24">
           <p
-            className="inline-flex flex-wrap items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm backdrop-blur"
+            className="inline-flex flex-wrap items-center gap-2 rounded-2xl bg-white/10 px-3 py-1 text-sm backdrop-blur sm:rounded-full"
             data-testid="hero-tagline"
           >
             <Sparkles className="size-4" /> Live transcription, translation and AI summaries

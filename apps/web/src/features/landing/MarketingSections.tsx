@@ -101,10 +101,17 @@ function MarketingLine({ item, tone }: { item: MarketingItem; tone: 'light' | 'd
   const Icon = ready ? CheckCircle2 : Clock;
   const iconColour = tone === 'dark' ? 'text-emerald-300' : 'text-emerald-500';
   return (
-    <li className="flex flex-wrap items-center gap-2">
-      <Icon aria-hidden="true" className={`size-4 shrink-0 ${ready ? iconColour : 'opacity-70'}`} />{' '}
-      {item.text}
-      {item.feature ? <ComingSoonBadge feature={item.feature} label={item.soonLabel} tone={tone} /> : null}
+    <li className="flex items-start gap-2">
+      <Icon aria-hidden="true" className={`mt-0.5 size-4 shrink-0 ${ready ? iconColour : 'opacity-70'}`} />
+      <span>
+        {item.text}
+        {item.feature ? (
+          <>
+            {' '}
+            <ComingSoonBadge feature={item.feature} label={item.soonLabel} tone={tone} />
+          </>
+        ) : null}
+      </span>
     </li>
   );
 }
@@ -291,12 +298,13 @@ export function AiMarketing() {
       <div className="grid items-center gap-10 lg:grid-cols-2">
         <div>
           <h2 id="ai-title" className="flex flex-wrap items-center gap-3 text-3xl font-bold tracking-tight">
-            Your AI meeting assistant <ComingSoonBadge feature={AI_FEATURES} className="text-xs" />
+            Your AI meeting assistant{' '}
+            <ComingSoonBadge feature={AI_FEATURES} className="text-xs tracking-normal" />
           </h2>
           <p className="mt-3 text-slate-600 dark:text-slate-400">
             {isAvailable(...AI_FEATURES)
               ? 'Parley listens so you can take part. It writes the transcript as people speak, translates it for everyone who needs it, and hands you a summary with the action items and the decisions when the meeting ends.'
-              : 'Soon Parley listens so you can take part: it will write the transcript as people speak, translate it for everyone who needs it, and hand you a summary with the action items and the decisions when the meeting ends.'}
+              : 'Soon Parley will listen so you can take part: it will write the transcript as people speak, translate it for everyone who needs it, and hand you a summary with the action items and the decisions when the meeting ends.'}
           </p>
           <ul className="mt-5 space-y-2 text-sm" data-testid="ai-features">
             {AI_ITEMS.map((item) => (

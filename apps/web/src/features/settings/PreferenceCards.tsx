@@ -97,7 +97,9 @@ export function CameraEffectsCard() {
     <Card>
       <CardHeader>
         <SectionTitle icon={<Camera className="size-5 text-brand-600" />}>
-          Camera &amp; Background Effects <ComingSoonBadge feature="backgroundEffects" />
+          <span>
+            Camera &amp; Background Effects <ComingSoonBadge feature="backgroundEffects" />
+          </span>
         </SectionTitle>
         <CardDescription>
           Blur your surroundings or pick a virtual background before a meeting.

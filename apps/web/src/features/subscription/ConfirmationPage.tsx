@@ -174,9 +174,11 @@ export function ConfirmationPage() {
         >
           <ul className="flex flex-col gap-2">
             {AI_FEATURE_LINES.map(({ icon: Icon, text, feature }) => (
-              <li key={text} className="flex flex-wrap items-center gap-2 text-sm">
-                <Icon className="size-4 shrink-0 text-brand-600" /> {text}
-                <ComingSoonBadge feature={feature} />
+              <li key={text} className="flex items-start gap-2 text-sm">
+                <Icon className="mt-0.5 size-4 shrink-0 text-brand-600" />
+                <span>
+                  {text} <ComingSoonBadge feature={feature} />
+                </span>
               </li>
             ))}
           </ul>

@@ -38,8 +38,7 @@ export function ProFeatureItem({ item, className }: { item: ProFeature; classNam
           <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-slate-400" />
         )}
         <span>
-          {item.text}
-          <ComingSoonBadge feature={features} className="ml-2" />
+          {item.text} <ComingSoonBadge feature={features} />
           {item.meanwhile && !ready ? (
             <span className="block text-xs text-slate-500 dark:text-slate-400">{item.meanwhile}</span>
           ) : null}
