@@ -177,6 +177,13 @@ describe('room slice', () => {
       );
       expect(await room.mediaAlert('Camera').count()).toBe(0);
       await screenshot(page, 'room-mic-denied-prejoin-desktop');
+      // On a phone the alert fits in the dialog and Join Meeting stays on screen.
+      await page.setViewportSize(VIEWPORTS.phone);
+      expect(await insideViewport(page, micAlert)).toBe(true);
+      expect(await insideViewport(page, room.joinButton)).toBe(true);
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, 'room-mic-denied-prejoin-phone');
+      await page.setViewportSize(VIEWPORTS.desktop);
 
       await room.joinFromDialog('Mia', { micOn: false });
       await micAlert.getByText(MIC_DENIED).waitFor();
