@@ -213,6 +213,31 @@ describe('room slice', () => {
     }
   });
 
+  it('a page whose camera is refused shows the camera alert and keeps the microphone', async () => {
+    const id = await createMeeting(hostPage);
+    const refusing = await launchBrowser({ answerPrompts: false });
+    try {
+      const ctx = await newContext(refusing, baseURL, VIEWPORTS.desktop, ['microphone']);
+      await recordMediaTracks(ctx);
+      const page = await ctx.newPage();
+      pageErrors.Cam = watchErrors(page);
+      const room = new RoomPage(page);
+      await room.open(id, { name: 'Cam' });
+      await room.waitJoined();
+      await room
+        .mediaAlert('Camera')
+        .getByText('Camera permission denied. Please allow camera access in your browser settings.')
+        .waitFor();
+      await room.selfTile.getByText('Camera error').waitFor();
+      expect(await room.mediaAlert('Microphone').count()).toBe(0);
+      const tracks = await recordedTracks(page);
+      expect(tracks.live).toEqual(['getUserMedia:audio']);
+      await screenshot(page, 'room-camera-denied-desktop');
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('ran without script errors', () => {
     for (const [who, errors] of Object.entries(pageErrors)) expect(errors, who).toEqual([]);
   });
