@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { ServerMessage } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MeetingRow } from '../../../db/schema/index.js';
+import type { ActiveSession } from '../../auth/session-service.js';
+import { createJoinGate, type Caller } from '../gate.js';
+import type { RoomsRepository } from '../repository.js';
+import { createRoomService, type JoinInput } from '../service.js';
+import { createMemoryRoomStore } from '../store.js';
+import type { Actor, Audience, ParticipantSocket, RoomTransport } from '../transport.js';
+
+/**
+ * A RoomService on the in-memory store with no database, no sockets and no bus: meetings are
+ * rows in a map, and the transport records what the room published and which sockets it closed.
+ * For unit tests of the room's rules.
+ */
+export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10_000 }) {
+  const rows = new Map<string, MeetingRow>();
+  const published: Array<{ roomId: string; to: Audience; message: ServerMessage }> = [];
+  const closed: Array<{ participantId: string; code: number; reason: string; last?: ServerMessage }> = [];
+  const statuses: string[] = [];
+  const transport: RoomTransport = {
+    publish: (roomId, to, message) => published.push({ roomId, to, message }),
+    close: (participantId, code, reason, last) => closed.push({ participantId, code, reason, last }),
+  };
+  const repo = {
+    findMeeting: async (publicId: string) => rows.get(publicId) ?? null,
+    markLive: async (id: string) => void statuses.push(`live ${id}`),
+    markFinished: async (id: string, status: string) => void statuses.push(`${status} ${id}`),
+    finishAllLive: async () => 0,
+  } satisfies RoomsRepository;
+  const log = { error: () => undefined } as unknown as FastifyBaseLogger;
+  const rooms = createRoomService({
+    store: createMemoryRoomStore(),
+    transport,
+    gate: createJoinGate(repo, { testRoom: true }),
+    repo,
+    chatHistory: async () => [],
+    iceServers: () => [],
+    log,
+    timings,
+  });
+
+  const hostId = randomUUID();
+  let nextDigits = 100_000_000;
+
+  function meeting(extra: Partial<MeetingRow> = {}): MeetingRow {
+    const digits = String(nextDigits++);
+    const row = {
+      id: randomUUID(),
+      meetingId: `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`,
+      title: 'Standup',
+      hostId,
+      meetingType: 'instant',
+      status: 'live',
+      isActive: true,
+      isRecurring: false,
+      maxParticipants: 100,
+      waitingRoom: false,
+      passwordHash: null,
+      ...extra,
+    } as MeetingRow;
+    rows.set(row.meetingId, row);
+    return row;
+  }
+
+  const callerFor = (userId: string | null): Caller => ({
+    auth: userId ? ({ idHash: 'x', user: { id: userId }, idToken: null } as unknown as ActiveSession) : null,
+    clientKey: `client-${randomUUID()}`,
+  });
+
+  function socketFor(publicId: string, userId: string | null = null) {
+    const socket: ParticipantSocket & { bound: Actor | null } = {
+      id: randomUUID(),
+      meetingId: publicId,
+      userId,
+      isOpen: true,
+      bound: null,
+      bind(roomId, participantId) {
+        socket.bound = { roomId, participantId };
+      },
+    };
+    return socket;
+  }
+
+  interface Who {
+    name?: string;
+    /** The signed-in user; `hostId` makes the meeting's owner (joining as host). */
+    userId?: string | null;
+    sessionId?: string;
+    isMuted?: boolean;
+  }
+
+  /** POST /join as `who`. */
+  function join(row: MeetingRow, who: Who = {}) {
+    const userId = who.userId ?? null;
+    const input: JoinInput = {
+      name: who.name ?? 'Guest',
+      isHost: userId === row.hostId,
+      isMuted: who.isMuted ?? false,
+      isVideoOn: true,
+      sessionId: who.sessionId ?? randomUUID(),
+    };
+    return rooms.join(row.meetingId, input, callerFor(userId));
+  }
+
+  /** POST /join, then join_meeting on a socket: the participant is in the room (or waiting). */
+  async function enter(row: MeetingRow, who: Who = {}) {
+    const joined = await join(row, who);
+    const socket = socketFor(row.meetingId, who.userId ?? null);
+    await rooms.resume(joined.joinToken, socket);
+    const actor: Actor = { roomId: row.id, participantId: joined.id };
+    return { ...joined, actor, socket };
+  }
+
+  /** What the room published since the last call (and forgets it). */
+  function take() {
+    return published.splice(0);
+  }
+
+  return { rooms, hostId, meeting, join, enter, take, published, closed, statuses, socketFor };
+}
