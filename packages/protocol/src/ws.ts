@@ -28,6 +28,49 @@ export const WS_LIMITS = {
   messagesPerSecond: 50,
 } as const;
 
+/** Bounds of the free-form `data` of a collaboration_update (whiteboard, notes). */
+export const COLLABORATION_LIMITS = {
+  /** Deepest nesting of objects and arrays; a whiteboard or notes document needs a handful. */
+  maxDepth: 32,
+  /** Largest `data` once serialized (bytes of JSON): what one frame can carry. */
+  maxBytes: WS_LIMITS.maxMessageBytes,
+} as const;
+
+/**
+ * How deeply `value` nests objects and arrays, counted without recursion (a 20,000-level value
+ * must not exhaust the stack here), stopping as soon as it exceeds `limit`.
+ */
+export function nestingDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * The `data` of a collaboration_update: an object, nested at most COLLABORATION_LIMITS.maxDepth
+ * deep and at most COLLABORATION_LIMITS.maxBytes serialized, so that passing it on can never fail.
+ */
+const collaborationData = z.record(z.string(), z.unknown()).superRefine((data, ctx) => {
+  if (nestingDepthExceeds(data, COLLABORATION_LIMITS.maxDepth)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `Collaboration data may nest at most ${COLLABORATION_LIMITS.maxDepth} levels deep`,
+    });
+    return;
+  }
+  if (new TextEncoder().encode(JSON.stringify(data)).length > COLLABORATION_LIMITS.maxBytes) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `Collaboration data may be at most ${COLLABORATION_LIMITS.maxBytes} bytes`,
+    });
+  }
+});
+
 /** Close codes the server uses (4000–4999 are application codes). */
 export const WS_CLOSE = {
   normal: 1000,
@@ -101,7 +144,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('remove_participant'), requestId, targetParticipantId: participantId }),
   z.object({ type: z.literal('admit_participant'), requestId, targetParticipantId: participantId }),
   z.object({ type: z.literal('deny_participant'), requestId, targetParticipantId: participantId }),
-  z.object({ type: z.literal('collaboration_update'), data: z.record(z.string(), z.unknown()) }),
+  z.object({ type: z.literal('collaboration_update'), data: collaborationData }),
   z.object({ type: z.literal('leave_meeting') }),
   z.object({ type: z.literal('ping'), requestId }),
 ]);

@@ -5,3 +5,4 @@ export * from './meetings.js';
 export * from './mail.js';
 export * from './files.js';
 export * from './chat.js';
+export * from './mail-quota.js';

@@ -28,6 +28,11 @@ export const meetings = pgTable(
     status: text('status').notNull(),
     /** iCalendar SEQUENCE: raised on every edit that is mailed to invitees. */
     icsSequence: integer('ics_sequence').notNull().default(0),
+    /**
+     * The host chose to keep this meeting's content (files, chat and, later, recordings,
+     * transcripts, summaries): the retention job leaves it alone.
+     */
+    keepContent: boolean('keep_content').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

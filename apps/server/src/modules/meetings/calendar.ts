@@ -140,6 +140,16 @@ function computeVtimezone(timeZone: string, year: number): string {
   return lines.join('\r\n');
 }
 
+/**
+ * A text for a property parameter (the CN of ORGANIZER and ATTENDEE). RFC 5545 §3.1 allows no
+ * DQUOTE inside a quoted parameter value and has no escape for one; ical-generator writes `\"`,
+ * which a calendar reads as the end of the value, so a name like `Eve" :mailto:boss@corp.example`
+ * would rewrite the organizer. Double quotes become single quotes, control characters go.
+ */
+export function paramText(value: string): string {
+  return value.replace(/"/g, "'").replace(/\p{Cc}/gu, ' ');
+}
+
 const FREQ: Record<RecurrencePattern, ICalEventRepeatingFreq> = {
   daily: ICalEventRepeatingFreq.DAILY,
   weekly: ICalEventRepeatingFreq.WEEKLY,
@@ -171,10 +181,10 @@ export function buildCalendar(
     location: joinUrl,
     url: joinUrl,
     status: method === 'CANCEL' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
-    organizer: { name: meeting.hostName ?? meeting.hostEmail, email: meeting.hostEmail },
+    organizer: { name: paramText(meeting.hostName ?? meeting.hostEmail), email: meeting.hostEmail },
     attendees: attendees.map((a) => ({
       email: a.email,
-      name: a.name || undefined,
+      name: paramText(a.name) || undefined,
       role: ICalAttendeeRole.REQ,
       status: ICalAttendeeStatus.NEEDSACTION,
       rsvp: method === 'REQUEST',

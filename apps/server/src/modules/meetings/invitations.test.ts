@@ -35,6 +35,8 @@ describe('meeting invitations for a large list', () => {
       mailer,
       publicUrl: 'https://meet.example.com',
       log: t.app.log,
+      // This is about the cost of a long list, not about the daily allowance.
+      dailyRecipientLimit: 1000,
     });
     const body = scheduledMeetingBodySchema.parse({
       meetingType: 'scheduled',

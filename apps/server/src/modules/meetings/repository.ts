@@ -1,6 +1,12 @@
 import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
-import { meetingInvitees, meetings, type MeetingInviteeRow, type MeetingRow } from '../../db/schema/index.js';
+import {
+  mailQuota,
+  meetingInvitees,
+  meetings,
+  type MeetingInviteeRow,
+  type MeetingRow,
+} from '../../db/schema/index.js';
 
 export type NewMeeting = typeof meetings.$inferInsert;
 export type MeetingChanges = Partial<
@@ -109,6 +115,30 @@ export function createMeetingsRepository(db: Database) {
           ? and(eq(meetingInvitees.meetingId, meetingRowId), notInArray(meetingInvitees.email, keep))
           : eq(meetingInvitees.meetingId, meetingRowId);
       return db.delete(meetingInvitees).where(where).returning();
+    },
+
+    /**
+     * Counts `recipients` more invitation e-mails against the user's allowance of `day`, in one
+     * statement (concurrent requests cannot both pass the limit). Answers false, counting
+     * nothing, when they would take the day's total over `limit`.
+     */
+    async reserveRecipients(
+      userId: string,
+      day: string,
+      recipients: number,
+      limit: number,
+    ): Promise<boolean> {
+      if (recipients > limit) return false;
+      const rows = await db
+        .insert(mailQuota)
+        .values({ userId, day, recipients })
+        .onConflictDoUpdate({
+          target: [mailQuota.userId, mailQuota.day],
+          set: { recipients: sql`${mailQuota.recipients} + excluded.recipients` },
+          setWhere: sql`${mailQuota.recipients} + excluded.recipients <= ${limit}`,
+        })
+        .returning({ recipients: mailQuota.recipients });
+      return rows.length > 0;
     },
   };
 }

@@ -278,12 +278,16 @@ describe('GET /api/meetings/:meetingId', () => {
     expect(res.body).not.toContain('scrypt');
   });
 
-  it("answers 403 for someone else's meeting, 404 for an unknown one and 400 for a bad id", async () => {
+  it("answers someone else's meeting exactly like an unknown one (404), and 400 for a bad id", async () => {
     const m = await create();
     const get = (id: string, cookie: string) =>
       t.app.inject({ method: 'GET', url: `/api/meetings/${id}`, headers: { cookie } });
-    expect((await get(m.meetingId, other.cookie)).statusCode).toBe(403);
-    expect((await get('999-999-998', host.cookie)).statusCode).toBe(404);
+    const theirs = await get(m.meetingId, other.cookie);
+    const unknown = await get('999-999-998', host.cookie);
+    expect(theirs.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(404);
+    expect(theirs.json()).toEqual({ message: 'Meeting not found' });
+    expect(unknown.json()).toEqual(theirs.json());
     const bad = await get('12345', host.cookie);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain('Meeting ID must look like 000-000-000');
@@ -365,7 +369,7 @@ describe('PUT /api/meetings/:meetingId', () => {
     expect(retitled.json().title).toBe('Renamed');
   });
 
-  it('answers 403 to someone else, 403 without Pro, 404 for unknown and 400 for bad ids or bodies', async () => {
+  it('answers 404 to someone else (as for unknown), 403 without Pro and 400 for bad ids or bodies', async () => {
     const m = await create();
     const put = (id: string, cookie: string, body: unknown = scheduled()) =>
       t.app.inject({
@@ -374,7 +378,9 @@ describe('PUT /api/meetings/:meetingId', () => {
         headers: { cookie },
         payload: body as object,
       });
-    expect((await put(m.meetingId, other.cookie)).statusCode).toBe(403);
+    const theirs = await put(m.meetingId, other.cookie);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toEqual({ message: 'Meeting not found' });
     const notPro = await put(m.meetingId, free.cookie);
     expect(notPro.statusCode).toBe(403);
     expect(notPro.json().requiresSubscription).toBe(true);
@@ -423,11 +429,11 @@ describe('DELETE /api/meetings/:meetingId', () => {
     expect(mail!.raw).toContain('SEQUENCE:1');
   });
 
-  it("answers 403 for someone else's meeting (and keeps it), 404 unknown, 400 bad id, 401 anonymous", async () => {
+  it("answers 404 for someone else's meeting (and keeps it) as for unknown, 400 bad id, 401 anonymous", async () => {
     const m = await create();
     const del = (id: string, cookie?: string) =>
       t.app.inject({ method: 'DELETE', url: `/api/meetings/${id}`, headers: cookie ? { cookie } : {} });
-    expect((await del(m.meetingId, other.cookie)).statusCode).toBe(403);
+    expect((await del(m.meetingId, other.cookie)).json()).toEqual({ message: 'Meeting not found' });
     expect((await del(m.meetingId)).statusCode).toBe(401);
     expect(await t.db.db.select().from(meetings).where(eq(meetings.meetingId, m.meetingId))).toHaveLength(1);
     expect((await del('999-999-996', host.cookie)).statusCode).toBe(404);
@@ -475,11 +481,13 @@ describe('POST /api/meetings/invitations', () => {
     expect(mail!.raw).not.toContain('text/calendar');
   });
 
-  it("answers 403 for someone else's meeting, 403 without Pro, 404 unknown, 400 for bad input", async () => {
+  it("answers 404 for someone else's meeting as for unknown, 403 without Pro, 400 for bad input", async () => {
     const m = await create();
     const invite = (cookie: string, body: unknown) => post('/api/meetings/invitations', cookie, body);
     const ok = [{ email: 'ann@example.com', name: 'Ann' }];
-    expect((await invite(other.cookie, { meetingId: m.meetingId, invitees: ok })).statusCode).toBe(403);
+    const theirs = await invite(other.cookie, { meetingId: m.meetingId, invitees: ok });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json()).toEqual({ message: 'Meeting not found' });
     const notPro = await invite(free.cookie, { meetingId: m.meetingId, invitees: ok });
     expect(notPro.statusCode).toBe(403);
     expect(notPro.json().requiresSubscription).toBe(true);

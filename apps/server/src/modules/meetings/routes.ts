@@ -8,35 +8,68 @@ import {
   scheduledMeetingBodySchema,
   updateMeetingBodySchema,
 } from '@parley/protocol';
-import type { FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, formatZodIssues } from '../../http/errors.js';
+import { badRequest, formatZodIssues, HttpError } from '../../http/errors.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { requirePro } from '../subscriptions/access.js';
 import { createMeetingsRepository } from './repository.js';
 import { createMeetingsService } from './service.js';
 
+/**
+ * Requests one signed-in user may make per minute to the routes that take a meeting id (read,
+ * edit, delete, invite). Opening and saving the edit dialog takes two; 1,500 probes for a real
+ * id take 13 minutes instead of 9 seconds, among a billion possible ids.
+ */
+export const MEETING_ID_ROUTE_LIMIT = { max: 100, timeWindowMs: 60_000 };
+
+export const tooManyMeetingRequestsMessage = (retryAfterS: number) =>
+  `Too many meeting requests. Please wait ${retryAfterS} seconds and try again.`;
+
+export interface MeetingRoutesOptions {
+  /** Tests may change the limit of the id-taking routes. */
+  idRouteLimit?: { max: number; timeWindowMs: number };
+  dailyRecipientLimit?: number;
+}
+
 /** Meetings: create, schedule, edit, delete, list, invitations (spec §7). */
-export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
+export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async (app, options) => {
   const meetings = createMeetingsService({
+    dailyRecipientLimit: options.dailyRecipientLimit,
     repo: createMeetingsRepository(app.db.db),
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     log: app.log,
-    // A deleted meeting's room ends now (sockets closed with 4005) and its stored files go.
-    onDeleted: async (meetingId) => {
-      await app.rooms.end(meetingId);
-      await app.files.removeMeetingFiles(meetingId).catch((err: unknown) => {
-        app.log.error({ err, meetingId }, 'could not remove the files of a deleted meeting');
-      });
-    },
+    // The realtime plugin is registered after these routes; it is looked up when a meeting is deleted.
+    onDeleted: (meetingId) => app.realtime.meetingDeleted(meetingId),
   });
 
   // Who may call is decided before the body is read: 401/403 come before a 400.
   const signedIn = signedInFirst;
   const pro = async (request: FastifyRequest) => {
     await requirePro(app.db.db, request);
+  };
+
+  // One budget per signed-in user over every route that names a meeting id, so answers cannot
+  // be used to search the id space. It runs after the sign-in check (anonymous callers get 401)
+  // and after the input is validated; the budget is this process's (an in-memory counter).
+  await app.register(rateLimit, { global: false });
+  const limit = options.idRouteLimit ?? MEETING_ID_ROUTE_LIMIT;
+  const idRouteBudget = app.createRateLimit({
+    max: limit.max,
+    timeWindow: limit.timeWindowMs,
+    keyGenerator: (request) => `user:${request.auth?.user.id ?? request.ip}`,
+  });
+  const limited = async (request: FastifyRequest, reply: FastifyReply) => {
+    const result = await idRouteBudget(request);
+    if (!result.isAllowed && result.isExceeded) {
+      void reply.header('retry-after', result.ttlInSeconds);
+      throw new HttpError(429, tooManyMeetingRequestsMessage(result.ttlInSeconds), {
+        retryAfter: result.ttlInSeconds,
+      });
+    }
   };
 
   app.post(
@@ -68,6 +101,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/:meetingId',
     {
       preValidation: signedIn,
+      preHandler: limited,
       schema: { params: meetingIdParamsSchema, response: { 200: meetingWithInviteesSchema } },
     },
     async (request) => meetings.getForHost(requireUser(request), request.params.meetingId),
@@ -77,6 +111,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/:meetingId',
     {
       preValidation: pro,
+      preHandler: limited,
       schema: {
         params: meetingIdParamsSchema,
         body: updateMeetingBodySchema,
@@ -90,6 +125,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/:meetingId',
     {
       preValidation: signedIn,
+      preHandler: limited,
       schema: {
         params: meetingIdParamsSchema,
         response: { 200: z.object({ message: z.string(), invitations: invitationsResultSchema }) },
@@ -105,6 +141,7 @@ export const meetingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/invitations',
     {
       preValidation: pro,
+      preHandler: limited,
       schema: { body: invitationsBodySchema, response: { 200: invitationsResultSchema } },
     },
     async (request) => meetings.invite(requireUser(request), request.body.meetingId, request.body.invitees),

@@ -11,8 +11,9 @@ import {
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MeetingRow, UserRow } from '../../db/schema/index.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../providers/mail/index.js';
+import { defuseLinks } from '../mail/defuse-links.js';
 import {
   invitationCalendar,
   invitationMessage,
@@ -30,7 +31,18 @@ export interface MeetingsServiceDeps {
   now?: () => Date;
   /** Called after a meeting row is deleted (its live room ends, its stored files go). */
   onDeleted?: (meetingId: string) => Promise<void>;
+  /** Invitation e-mails (recipients) one user may have sent per UTC day; tests lower it. */
+  dailyRecipientLimit?: number;
 }
+
+/**
+ * Invitation e-mails one user may have sent per UTC day. A host inviting a 100-person meeting,
+ * then editing it once, stays under it; a sender of bulk mail does not.
+ */
+export const DAILY_RECIPIENT_LIMIT = 250;
+
+export const invitationLimitMessage = (limit: number) =>
+  `You have reached today's limit of ${limit} invitation e-mails. Try again tomorrow (UTC), or invite fewer people.`;
 
 export interface InvitationsOutcome {
   sent: number;
@@ -82,6 +94,8 @@ export function toMeeting(row: MeetingRow, now: Date): Meeting {
   };
 }
 
+const defusePerson = (p: Person): Person => ({ email: p.email, name: defuseLinks(p.name) });
+
 /** One entry per address; a later row with the same address wins (its name). */
 function dedupe(invitees: InviteeInput[]): Person[] {
   const byEmail = new Map<string, Person>();
@@ -97,6 +111,7 @@ export function createMeetingsService({
   log,
   now = () => new Date(),
   onDeleted,
+  dailyRecipientLimit = DAILY_RECIPIENT_LIMIT,
 }: MeetingsServiceDeps) {
   async function insertWithFreshId(
     values: Omit<Parameters<MeetingsRepository['insertIfIdFree']>[0], 'meetingId'>,
@@ -108,31 +123,48 @@ export function createMeetingsService({
     throw new Error('could not find a free meeting id');
   }
 
-  /** The meeting, if `user` hosts it: 404 when unknown, 403 when someone else's. */
+  /**
+   * The meeting, if `user` hosts it. Someone else's meeting answers exactly like an unknown id
+   * (404 'Meeting not found'): these routes must not tell which ids exist.
+   */
   async function ownMeeting(user: UserRow, meetingId: string): Promise<MeetingRow> {
     const row = await repo.findByMeetingId(meetingId);
-    if (!row) throw notFound('Meeting not found');
-    if (row.hostId !== user.id) throw forbidden('Only the host of this meeting can do that');
+    if (!row || row.hostId !== user.id) throw notFound('Meeting not found');
     return row;
+  }
+
+  /** Counts `people` against the user's daily allowance of invitation e-mails, or answers 429. */
+  async function reserveMail(user: UserRow, people: number): Promise<void> {
+    if (people === 0) return;
+    const day = now().toISOString().slice(0, 10);
+    if (!(await repo.reserveRecipients(user.id, day, people, dailyRecipientLimit))) {
+      throw new HttpError(429, invitationLimitMessage(dailyRecipientLimit));
+    }
   }
 
   function assertFuture(when: Date) {
     if (when.getTime() <= now().getTime()) throw badRequest(MEETING_MESSAGES.futureDate);
   }
 
+  /**
+   * What the mail says about a meeting. The host is the signed-in account (its email comes from
+   * the identity provider), never an address typed into the form; the title and the names are
+   * other people's free text, defused so that mail clients cannot turn them into links.
+   */
   function mailMeeting(row: MeetingRow, host: UserRow, sequence = row.icsSequence): InvitationMeeting {
+    const hostName = userName(host);
     return {
       id: row.id,
       meetingId: row.meetingId,
-      title: row.title,
+      title: defuseLinks(row.title),
       description: row.description,
       scheduledFor: row.scheduledFor,
       duration: row.duration,
       timezone: row.timezone,
       recurrencePattern: pattern(row),
       icsSequence: sequence,
-      hostEmail: row.hostEmail ?? host.email,
-      hostName: userName(host),
+      hostEmail: host.email,
+      hostName: hostName ? defuseLinks(hostName) : null,
       requiresPassword: row.passwordHash !== null,
     };
   }
@@ -148,8 +180,8 @@ export function createMeetingsService({
     if (recipients.length === 0) return outcome;
     const at = now();
     // The calendar lists every attendee: built once, not once per recipient.
-    const calendar = invitationCalendar(kind, meeting, attendees, publicUrl, at);
-    for (const to of recipients) {
+    const calendar = invitationCalendar(kind, meeting, attendees.map(defusePerson), publicUrl, at);
+    for (const to of recipients.map(defusePerson)) {
       try {
         await mailer.send(invitationMessage(kind, meeting, to, calendar, publicUrl, at));
         outcome.sent++;
@@ -174,7 +206,6 @@ export function createMeetingsService({
     return {
       title: body.title,
       description: body.description,
-      hostEmail: body.hostEmail,
       scheduledFor,
       duration: body.duration,
       timezone: body.timezone,
@@ -212,6 +243,8 @@ export function createMeetingsService({
       const row = await insertWithFreshId({
         ...values,
         hostId: host.id,
+        // The form's host email is not trusted: the host is the signed-in account.
+        hostEmail: host.email,
         meetingType: 'scheduled',
         isActive: true,
         status: 'scheduled',
@@ -242,12 +275,14 @@ export function createMeetingsService({
       const row = await ownMeeting(user, meetingId);
       if (row.meetingType !== 'scheduled') throw badRequest('Only scheduled meetings can be edited');
       assertOpen(row);
-      const values = await scheduledValues(body, row);
-      const saved = await repo.updateWithInvitees(
-        row.id,
-        values,
-        body.invitees ? dedupe(body.invitees) : undefined,
-      );
+      const values = { ...(await scheduledValues(body, row)), hostEmail: user.email };
+      const invitees = body.invitees ? dedupe(body.invitees) : undefined;
+      // Every invitee is mailed again (and removed ones a cancellation): an edit counts as many
+      // e-mails against the daily allowance, checked before anything is saved.
+      const listed = await repo.listInvitees(row.id);
+      const keeping = new Set((invitees ?? listed).map((i) => i.email));
+      await reserveMail(user, keeping.size + listed.filter((i) => !keeping.has(i.email)).length);
+      const saved = await repo.updateWithInvitees(row.id, values, invitees);
       if (!saved) throw notFound('Meeting not found');
       const { row: updated, before } = saved;
       const removed: Person[] = saved.removed.map((i) => ({ email: i.email, name: i.name }));
@@ -276,7 +311,11 @@ export function createMeetingsService({
       return { ...toMeeting(updated, now()), invitations };
     },
 
-    /** Deletes the meeting after mailing each invitee a cancellation (METHOD:CANCEL). */
+    /**
+     * Deletes the meeting after mailing each invitee a cancellation (METHOD:CANCEL). These do not
+     * count against the daily allowance: each goes once, to someone counted when invited, with a
+     * title that was counted when it was mailed; a host is never kept from deleting a meeting.
+     */
     async remove(user: UserRow, meetingId: string): Promise<InvitationsOutcome> {
       const row = await ownMeeting(user, meetingId);
       const invitees = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
@@ -293,6 +332,7 @@ export function createMeetingsService({
       const row = await ownMeeting(user, meetingId);
       assertOpen(row);
       const people = dedupe(invitees);
+      await reserveMail(user, people.length);
       await repo.upsertInvitees(row.id, people);
       const all = (await repo.listInvitees(row.id)).map((i) => ({ email: i.email, name: i.name }));
       return sendAll('invite', mailMeeting(row, user), people, all);
