@@ -1,5 +1,6 @@
 import { TOAST_DEFAULTS } from '@parley/protocol/constants';
-import { useSyncExternalStore } from 'react';
+import { Store } from '@/lib/store';
+import { useStore } from '@/lib/use-store';
 
 export type ToastVariant = 'default' | 'destructive' | 'success';
 
@@ -19,15 +20,8 @@ export interface ToastInput {
   duration?: number;
 }
 
-type Listener = () => void;
-
-let items: ToastItem[] = [];
+const store = new Store<ToastItem[]>([]);
 let nextId = 1;
-const listeners = new Set<Listener>();
-
-function emit() {
-  for (const l of listeners) l();
-}
 
 /**
  * The one toast helper (spec §9: 5000 ms, one visible at a time). A new toast replaces the one on
@@ -43,29 +37,15 @@ export function toast(input: ToastInput): number {
     duration: input.duration ?? TOAST_DEFAULTS.durationMs,
     open: true,
   };
-  items = [item, ...items].slice(0, TOAST_DEFAULTS.limit);
-  emit();
+  store.set([item, ...store.getSnapshot()].slice(0, TOAST_DEFAULTS.limit));
   return id;
 }
 
 export function dismissToast(id: number): void {
-  items = items.map((t) => (t.id === id ? { ...t, open: false } : t));
-  emit();
-  setTimeout(() => {
-    items = items.filter((t) => t.id !== id);
-    emit();
-  }, 200);
-}
-
-function subscribe(l: Listener) {
-  listeners.add(l);
-  return () => listeners.delete(l);
+  store.set(store.getSnapshot().map((t) => (t.id === id ? { ...t, open: false } : t)));
+  setTimeout(() => store.set(store.getSnapshot().filter((t) => t.id !== id)), 200);
 }
 
 export function useToasts(): ToastItem[] {
-  return useSyncExternalStore(
-    subscribe,
-    () => items,
-    () => items,
-  );
+  return useStore(store);
 }

@@ -1,6 +1,7 @@
 import { DEMO_CAMERA } from '@parley/protocol/constants';
 import { TEST_ROOM_ID } from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
+import { Store } from '@/lib/store';
 import { joinMeeting, meetingSessionId } from '@/features/room/api';
 import { PeerMesh, type MeshSignal } from '@/features/room/media/peer-mesh';
 import { SignalClient, signalUrl } from '@/features/room/signal-client';
@@ -38,29 +39,23 @@ export const INITIAL_WEBRTC_TEST: WebRtcTestSnapshot = {
 
 /** One run of the test: start() once, stop() for good (a new run is a new instance). */
 export class WebRtcTest {
-  private snapshot: WebRtcTestSnapshot = INITIAL_WEBRTC_TEST;
-  private readonly listeners = new Set<() => void>();
+  private readonly store = new Store<WebRtcTestSnapshot>(INITIAL_WEBRTC_TEST);
   private mesh: PeerMesh | null = null;
   private signal: SignalClient | null = null;
   private stream: MediaStream | null = null;
   private stopped = false;
   private readonly tabId = `tab-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 
-  getSnapshot = (): WebRtcTestSnapshot => this.snapshot;
-
-  subscribe = (l: () => void): (() => void) => {
-    this.listeners.add(l);
-    return () => this.listeners.delete(l);
-  };
+  readonly getSnapshot = this.store.getSnapshot;
+  readonly subscribe = this.store.subscribe;
 
   private set(patch: Partial<WebRtcTestSnapshot>): void {
-    this.snapshot = { ...this.snapshot, ...patch };
-    for (const l of this.listeners) l();
+    this.store.patch(patch);
   }
 
   private note(line: string): void {
     const stamp = new Date().toLocaleTimeString();
-    this.set({ log: [...this.snapshot.log.slice(-30), `${stamp} ${line}`] });
+    this.set({ log: [...this.getSnapshot().log.slice(-30), `${stamp} ${line}`] });
   }
 
   private readonly onPageHide = () => this.stop();
