@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../test/app.js';
 import { createMeeting } from '../../test/meetings.js';
 import { connect, enter, listen, postJoin } from '../../test/ws-client.js';
+import { ROOM_MESSAGES } from '../modules/rooms/transport.js';
 
 let t: TestContext;
 let ws: string;
@@ -115,6 +116,63 @@ describe('host powers', () => {
     socket.send({ type: 'join_meeting', joinToken: join.joinToken });
     expect((await socket.next('error')).code).toBe('invalid_token');
     expect((await socket.closed).code).toBe(WS_CLOSE.unauthorized);
+  });
+});
+
+describe('mute all is room state', () => {
+  it('late joiners come in muted, everyone sees who was muted, and the host sees it after a reload', async () => {
+    const m = await newMeeting();
+    const hostTab = { name: 'Hana', isHost: true, cookie: hostCookie, sessionId: 'host-tab' };
+    const host = await enter(t, ws, m.meetingId, hostTab);
+    expect(host.joined?.allMuted).toBe(false);
+    const ann = await enter(t, ws, m.meetingId, { name: 'Ann', isMuted: false });
+    expect(ann.joined?.allMuted).toBe(false);
+
+    host.socket.send({ type: 'mute_all', requestId: 'on', muted: true });
+    await host.socket.next('ack');
+    expect(await ann.socket.next('mute_all')).toEqual({ type: 'mute_all', muted: true });
+    const seen = await host.socket.next('participant_updated');
+    expect(seen.participant).toMatchObject({ id: ann.join.id, isMuted: true });
+
+    const late = await enter(t, ws, m.meetingId, { name: 'Lou', isMuted: false });
+    expect(late.joined).toMatchObject({ allMuted: true, self: { isMuted: true } });
+    expect((await ann.socket.next('participant_joined')).participant).toMatchObject({
+      id: late.join.id,
+      isMuted: true,
+    });
+
+    const reloaded = await enter(t, ws, m.meetingId, hostTab);
+    expect(reloaded.joined).toMatchObject({ allMuted: true, resumed: true, self: { isMuted: false } });
+
+    reloaded.socket.send({ type: 'mute_all', requestId: 'off', muted: false });
+    expect(await ann.socket.next('mute_all')).toEqual({ type: 'mute_all', muted: false });
+    const after = await enter(t, ws, m.meetingId, { name: 'Max', isMuted: false });
+    expect(after.joined).toMatchObject({ allMuted: false, self: { isMuted: false } });
+    for (const p of [reloaded, ann, late, after]) p.socket.close();
+  });
+});
+
+describe('the deny list', () => {
+  it('a guest the host removed cannot join the meeting again from that browser (403)', async () => {
+    const m = await newMeeting();
+    const host = await enter(t, ws, m.meetingId, { name: 'Hana', isHost: true, cookie: hostCookie });
+    const guest = await enter(t, ws, m.meetingId, { name: 'Gus', sessionId: 'gus-browser' });
+    host.socket.send({ type: 'remove_participant', requestId: 'rm', targetParticipantId: guest.join.id });
+    expect((await guest.socket.closed).code).toBe(WS_CLOSE.removedByHost);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/meetings/${m.meetingId}/join`,
+      payload: { name: 'Gus', isHost: false, isMuted: true, isVideoOn: true, sessionId: 'gus-browser' },
+    });
+    expect(again.statusCode).toBe(403);
+    expect(again.json()).toEqual({ message: ROOM_MESSAGES.removedCannotRejoin });
+    const registration = await t.app.inject({
+      method: 'POST',
+      url: `/api/meetings/${m.meetingId}/participants`,
+      payload: { name: 'Gus', sessionId: 'gus-browser' },
+    });
+    expect(registration.statusCode).toBe(403);
+    host.socket.close();
   });
 });
 
