@@ -206,7 +206,7 @@ describe('PeerConnectionReserve', () => {
     const link = meshOn(reserve, out, stun).connect('a');
     expect(link.pc).toBe(FakePC.made[0]);
     expect(out).toEqual([]);
-    await vi.advanceTimersByTimeAsync(150);
+    await vi.advanceTimersByTimeAsync(100);
     // Primed after the take: with the room's servers already, so no second offer.
     expect(FakePC.made[0]!.descriptions).toEqual([`offer ${JSON.stringify(stun)}`]);
     expect(FakePC.made[0]!.transceivers).toHaveLength(2);

@@ -19,10 +19,12 @@ import { cancelPriming, peerConnectionConfig, primeOffer, type PeerConnectionUse
  * Why primed offers: the newcomer offers to everyone already in the room (room-session.ts). Made on
  * `joined`, each offer waited for negotiationneeded, for the React render of the room that the same
  * message starts, and for setLocalDescription: 70-190 ms per join on this 2-core machine (bench
- * join-to-first-frame, step medians). Before the join the reserve keeps `offers` spares (default 2:
- * every link of a room of three) that already hold an offer (`primeOffer`, PRIME_DELAY_MS after
- * construction, so not while the permission answers arrive) and have gathered their candidates; a
- * link adopting one sends that offer at once. A primed spare that gathers no candidate is replaced
+ * join-to-first-frame, step medians), and 8 ms once primed. Before the join the reserve keeps
+ * `offers` spares (default 2: every link of a room of three) that already hold an offer
+ * (`primeOffer`, PRIME_DELAY_MS after construction, so not while the permission answers arrive)
+ * and have gathered their candidates; a link adopting one sends that offer at once (or when it is
+ * set, if the link came first: with `?name=` the join can take only 150 ms from the page's start,
+ * so the delay is kept short). A primed spare that gathers no candidate is replaced
  * (the failure above, caught before any link uses it). Once in the room, links mostly answer
  * newcomers' offers, which needs a connection without an offer: after the first take the reserve
  * keeps `answers` plain spares (default 1), made REFILL_DELAY_MS after a take.
@@ -40,7 +42,7 @@ export interface ReserveOptions {
 }
 
 /** A new connection's permission answers arrive 20-60 ms after construction (see above). */
-const PRIME_DELAY_MS = 150;
+const PRIME_DELAY_MS = 100;
 /** Spares are made one at a time, this far apart, to spread their cost over the page load. */
 const STAGGER_MS = 100;
 /** A primed spare without a single candidate by then will never have one: replaced. */
