@@ -7,8 +7,9 @@
  *   (first local candidate), `pc:N:connected`;
  * - `ws:create`, `ws:open`, `ws>TYPE` for the first sent message of each type, `ws<TYPE` for the
  *   first received one;
- * - `ui:join-button` (the pre-join dialog's Join Meeting button is on screen), `ui:click` (the probe
- *   clicked it at once, as the quickest person would), `ui:room` (the room view is shown);
+ * - `ui:name-typed` (the probe typed the name into an empty name field), `ui:join-button` (the
+ *   pre-join dialog's Join Meeting button is on screen), `ui:click` (the probe clicked it at once,
+ *   as the quickest person would), `ui:room` (the room view is shown);
  * - `frame:<participantId>` when that remote tile's video first has a decoded frame.
  * The page's navigation and resource timings are read afterwards (`readProbe`).
  */
@@ -33,12 +34,15 @@ declare global {
  * The probe as an init script. tsx compiles with esbuild's keepNames, which wraps named functions
  * in `__name(...)`: the page gets a no-op `__name` first.
  */
-export function probeScript(): string {
-  return `var __name = (f) => f;\n(${installProbe.toString()})();`;
+export function probeScript(typeName: string | null = null): string {
+  return `var __name = (f) => f;\n(${installProbe.toString()})(${JSON.stringify(typeName)});`;
 }
 
-/** Runs in the page; must not close over anything. */
-function installProbe(): void {
+/**
+ * Runs in the page; must not close over anything. With `typeName`, an empty name field in the
+ * pre-join dialog is filled with it first (a link without `?name=`).
+ */
+function installProbe(typeName: string | null): void {
   const now = () => performance.timeOrigin + performance.now();
   const marks: Record<string, number> = {};
   const bench = { marks, autoClick: true };
@@ -115,6 +119,14 @@ function installProbe(): void {
   }
 
   const poll = () => {
+    const nameField = document.querySelector<HTMLInputElement>('#prejoin-name');
+    if (typeName && nameField && !nameField.value) {
+      // As typing does: React reads the value from the input event.
+      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(nameField, typeName);
+      nameField.dispatchEvent(new Event('input', { bubbles: true }));
+      mark('ui:name-typed');
+      return;
+    }
     if (!('ui:join-button' in marks)) {
       const button = [...document.querySelectorAll('button')].find(
         (b) => b.textContent?.trim() === 'Join Meeting' && !b.disabled,
