@@ -42,8 +42,13 @@ export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async 
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
     log: app.log,
-    // The realtime plugin is registered after these routes; it is looked up when a meeting is deleted.
-    onDeleted: (meetingId) => app.realtime.meetingDeleted(meetingId),
+    // A deleted meeting's room ends now (sockets closed with 4005) and its stored files go.
+    onDeleted: async (meetingId) => {
+      await app.rooms.end(meetingId);
+      await app.files.removeMeetingFiles(meetingId).catch((err: unknown) => {
+        app.log.error({ err, meetingId }, 'could not remove the files of a deleted meeting');
+      });
+    },
   });
 
   // Who may call is decided before the body is read: 401/403 come before a 400.
