@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -21,12 +22,60 @@ const listFromEnv = z.string().transform((v) =>
     .filter(Boolean),
 );
 
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY's list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false` (the default: X-Forwarded-For is ignored), a number of proxy hops in
+ * front of the server (`1`: the address the nearest proxy appended is the client's), a list of
+ * the proxies' addresses or CIDRs (`10.0.0.0/8, 192.168.1.10`), or `true`: believe every
+ * X-Forwarded-For, which lets any client name its own address (a start-up warning says so).
+ */
+const trustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | string[] => {
+  const v = raw.trim().toLowerCase();
+  if (v === 'true' || v === 'yes') return true;
+  if (v === 'false' || v === 'no' || v === '' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  const entries = v
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.filter((e) => !isProxyAddress(e));
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `expected true, false, a hop count or a comma-separated list of proxy addresses/CIDRs; not: ${bad.join(', ')}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
+const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]', '::ffff:127.0.0.1']);
+
+/** True when HOST listens on the loopback interface only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase();
+  return LOOPBACK_HOSTS.has(h) || (isIP(h) === 4 && h.startsWith('127.'));
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  /** Without HOST: loopback while development services are on, otherwise every interface. */
+  HOST: z.string().trim().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
-  TRUST_PROXY: boolFromEnv.default(false),
+  TRUST_PROXY: trustProxyFromEnv.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
@@ -35,6 +84,7 @@ const envSchema = z.object({
   OIDC_CLIENT_ID: z.string().optional(),
   OIDC_CLIENT_SECRET: z.string().optional(),
   ALLOW_DEV_ISSUER_IN_PRODUCTION: boolFromEnv.default(false),
+  ALLOW_DEV_SERVICES_ON_NETWORK: boolFromEnv.default(false),
   STRIPE_SECRET_KEY: z.string().optional(),
   ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION: boolFromEnv.default(false),
   STRIPE_PUBLISHABLE_KEY: z.string().optional(),
@@ -57,7 +107,12 @@ export interface Config {
   port: number;
   /** The origin users reach the app at, e.g. http://localhost:3000 (no trailing slash). */
   publicUrl: string;
-  trustProxy: boolean;
+  /**
+   * Fastify's trustProxy: false, true (every X-Forwarded-For), the proxies' addresses/CIDRs, or
+   * for a hop count `n` the function that trusts the nearest `n` hops (what Fastify does with a
+   * number, whose type it does not declare).
+   */
+  trustProxy: boolean | string[] | TrustHops;
   logLevel: Env['LOG_LEVEL'];
   dataDir: string;
   database: { url: string | undefined; pgliteDir: string };
@@ -81,7 +136,26 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string };
   redisUrl: string | undefined;
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
+  /** Development services that are on: anyone who reaches them can sign in as anyone, etc. */
+  devServices: DevService[];
+  /** Things to say loudly at start-up (main.ts logs each as a warning). */
+  warnings: string[];
 }
+
+/** Trusts the `hops` nearest proxies: the address the farthest of them saw is the client's. */
+export type TrustHops = ((address: string, hop: number) => boolean) & { hops: number };
+
+function trustHops(hops: number): TrustHops {
+  return Object.assign((_address: string, hop: number) => hop < hops, { hops });
+}
+
+export type DevService = 'development sign-in' | 'payments sandbox' | 'mail outbox page';
+
+const DEV_SERVICE_RISK: Record<DevService, string> = {
+  'development sign-in': 'anyone can sign in as any email (/oidc)',
+  'payments sandbox': 'test cards grant Pro for free',
+  'mail outbox page': 'anyone can read every mail sent (/dev/outbox)',
+};
 
 export class ConfigError extends Error {}
 
@@ -92,6 +166,34 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid environment: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  const devServices: DevService[] = [];
+  if (!e.OIDC_ISSUER) devServices.push('development sign-in');
+  if (!e.STRIPE_SECRET_KEY) devServices.push('payments sandbox');
+  if (e.NODE_ENV !== 'production') devServices.push('mail outbox page');
+  // `npm start` with no configuration serves http://localhost:3000 to this machine only: the
+  // development services must not be offered to the network by default.
+  const host = e.HOST ?? (devServices.length > 0 ? 'localhost' : '0.0.0.0');
+  const warnings: string[] = [];
+  if (devServices.length > 0 && !isLoopbackHost(host)) {
+    const risks = devServices.map((d) => `${d}: ${DEV_SERVICE_RISK[d]}`).join('; ');
+    if (!e.ALLOW_DEV_SERVICES_ON_NETWORK) {
+      throw new ConfigError(
+        `Refusing to start: HOST=${host} is not a loopback address and development services are on (${risks}). ` +
+          'Configure the real services (OIDC_ISSUER, STRIPE_SECRET_KEY, NODE_ENV=production), listen on ' +
+          'HOST=127.0.0.1, or set ALLOW_DEV_SERVICES_ON_NETWORK=true to offer them to the network anyway.',
+      );
+    }
+    warnings.push(
+      `DEVELOPMENT SERVICES ARE REACHABLE FROM THE NETWORK (HOST=${host}, ALLOW_DEV_SERVICES_ON_NETWORK=true): ${risks}.`,
+    );
+  }
+  if (e.TRUST_PROXY === true) {
+    warnings.push(
+      'TRUST_PROXY=true believes every X-Forwarded-For header: any client can name its own address and ' +
+        'so escape per-address limits. Set TRUST_PROXY to the number of proxies in front of the server, ' +
+        'or to their addresses/CIDRs.',
+    );
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
@@ -129,10 +231,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   return {
     env: e.NODE_ENV,
-    host: e.HOST,
+    host,
     port: e.PORT,
     publicUrl,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: typeof e.TRUST_PROXY === 'number' ? trustHops(e.TRUST_PROXY) : e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dataDir,
     database: { url: e.DATABASE_URL, pgliteDir: path.join(dataDir, 'pglite') },
@@ -155,5 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     redisUrl: e.REDIS_URL,
     ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
+    devServices,
+    warnings,
   };
 }

@@ -14,6 +14,7 @@ async function main(): Promise<void> {
   }
 
   const app = await buildApp(config);
+  for (const warning of config.warnings) app.log.warn(`WARNING: ${warning}`);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;

@@ -90,7 +90,8 @@ export async function registerDevIssuer(root: FastifyInstance, config: Config): 
     conformIdTokenClaims: false,
     ttl: {
       AuthorizationCode: 60,
-      Interaction: 60 * 60,
+      // A sign-in page left open longer starts over; anonymous visits do not pile up for an hour.
+      Interaction: 15 * 60,
       Session: 14 * 24 * 60 * 60,
       Grant: 14 * 24 * 60 * 60,
       AccessToken: 60 * 60,
@@ -159,7 +160,7 @@ export async function registerDevIssuer(root: FastifyInstance, config: Config): 
 
   const provider = new Provider(issuer, configuration);
   // Parley never terminates TLS itself: an https PUBLIC_URL means a proxy in front.
-  provider.proxy = config.trustProxy || config.publicUrl.startsWith('https://');
+  provider.proxy = config.trustProxy !== false || config.publicUrl.startsWith('https://');
   provider.on('server_error', (_ctx, err) => root.log.error({ err }, 'development issuer error'));
   const callback = provider.callback();
 
