@@ -150,6 +150,7 @@ export interface Entered {
   firstLive: boolean;
   /** The waiting room, for a host. */
   waiting: Array<{ id: string; name: string }>;
+  meeting: { meetingId: string; title: string; startedAt: string };
 }
 
 /** Marks an admitted, connected participant as known to the room (announced). */
@@ -165,6 +166,11 @@ export function enter(room: RoomState, member: MemberState): Entered {
     resumed,
     firstLive,
     waiting: member.isHost ? waitingList(room) : [],
+    meeting: {
+      meetingId: room.meeting.meetingId,
+      title: room.meeting.title,
+      startedAt: room.startedAt.toISOString(),
+    },
   };
 }
 

@@ -9,7 +9,8 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { forbidden, unauthorized } from '../../http/errors.js';
 import type { Caller, JoinGate } from './gate.js';
-import { actorIn, drop, enter, issue, mute, targetIn, type Entered, type Gone } from './members.js';
+import { actorIn, drop, enter, issue, mute, targetIn, type Gone } from './members.js';
+import { createRoomNews } from './news.js';
 import { createPresence } from './presence.js';
 import type { RoomsRepository } from './repository.js';
 import {
@@ -77,79 +78,20 @@ export function createRoomService(deps: RoomServiceDeps) {
   const { store, transport, log } = deps;
   const presence = createPresence(deps.timings, (roomId, id) => expire(roomId, id));
 
-  const publish = (roomId: string, to: Parameters<RoomTransport['publish']>[1], message: ServerMessage) =>
-    transport.publish(roomId, to, message);
-  const publishWaitingRoom = (roomId: string, waiting: Array<{ id: string; name: string }>) =>
-    publish(roomId, { kind: 'hosts' }, { type: 'waiting_room', waiting });
-  /** The one way the participant list changes: participant_updated for each changed member. */
-  const publishUpdated = (roomId: string, changed: RoomParticipant[], except?: string) => {
-    for (const participant of changed) {
-      publish(roomId, { kind: 'all', except }, { type: 'participant_updated', participant });
-    }
+  const news = createRoomNews(deps);
+  const gone = (room: RoomState, g: Gone, reason: 'left' | 'removed' | 'timeout') => {
+    presence.forget(g.participantId);
+    news.gone(room, g, reason);
   };
-
-  function meetingStatus(roomId: string, change: 'live' | 'finished', meetingType?: string): void {
-    const done =
-      change === 'live'
-        ? deps.repo.markLive(roomId)
-        : deps.repo.markFinished(roomId, meetingType === 'instant' ? 'ended' : 'scheduled');
-    done.catch((err: unknown) => log.error({ err, roomId, change }, 'meeting status update failed'));
-  }
-
-  /** `joined` to the participant's socket, then the room hears of it (joined or back). */
-  function publishEntered(
-    roomId: string,
-    e: Entered,
-    history: ChatMessage[],
-    meeting: RoomState['meeting'],
-    startedAt: Date,
-    requestId?: string,
-  ) {
-    const id = e.self.id;
-    publish(
-      roomId,
-      { kind: 'one', participantId: id },
-      {
-        type: 'joined',
-        requestId,
-        self: e.self,
-        participants: e.participants,
-        chatHistory: history,
-        iceServers: deps.iceServers(id),
-        meeting: { meetingId: meeting.meetingId, title: meeting.title, startedAt: startedAt.toISOString() },
-        resumed: e.resumed,
-        allMuted: e.allMuted,
-      },
-    );
-    const type = e.resumed ? 'participant_updated' : 'participant_joined';
-    publish(roomId, { kind: 'all', except: id }, { type, participant: e.self });
-    if (e.firstLive) meetingStatus(roomId, 'live');
-    if (e.waiting.length)
-      publish(roomId, { kind: 'one', participantId: id }, { type: 'waiting_room', waiting: e.waiting });
-  }
-
-  /** After a participant is gone: its timers, the room's lists, the meeting's status. */
-  function publishGone(room: RoomState, gone: Gone, reason: 'left' | 'removed' | 'timeout'): void {
-    presence.forget(gone.participantId);
-    if (gone.announced) {
-      publish(
-        room.id,
-        { kind: 'all' },
-        { type: 'participant_left', participantId: gone.participantId, reason },
-      );
-    }
-    if (gone.wasWaiting) publishWaitingRoom(room.id, waitingList(room));
-    if (gone.finished) meetingStatus(room.id, 'finished', room.meeting.meetingType);
-  }
 
   /** A participant without a socket leaves after the resume grace (or the join timeout). */
   async function expire(roomId: string, participantId: string): Promise<void> {
     try {
-      const gone = await store.update(roomId, (room) => {
+      const left = await store.update(roomId, (room) => {
         const member = room?.members.get(participantId);
         return room && member && member.socketId === null ? { room, gone: drop(room, member) } : null;
       });
-      if (gone) publishGone(gone.room, gone.gone, 'timeout');
+      if (left) gone(left.room, left.gone, 'timeout');
     } catch (err) {
       log.error({ err, roomId }, 'could not expire a participant');
     }
@@ -232,15 +174,15 @@ export function createRoomService(deps: RoomServiceDeps) {
       socket.bind(room.id, member.id);
       presence.arrived(member.id);
       if (changed.kind === 'waiting') {
-        publish(
+        news.publish(
           room.id,
           { kind: 'one', participantId: member.id },
           { type: 'waiting', message: ROOM_MESSAGES.waiting },
         );
-        publishWaitingRoom(room.id, changed.waiting);
+        news.waitingRoom(room.id, changed.waiting);
         return;
       }
-      publishEntered(room.id, changed.entered, history, room.meeting, room.startedAt, requestId);
+      news.entered(room.id, changed.entered, history, requestId);
     },
 
     /** The socket of a participant closed: it stays for the resume grace, shown disconnected. */
@@ -253,7 +195,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         return { participant: toRoomParticipant(member), announced: member.announced };
       });
       if (!changed) return;
-      if (changed.announced) publishUpdated(actor.roomId, [changed.participant], actor.participantId);
+      if (changed.announced) news.updated(actor.roomId, [changed.participant], actor.participantId);
       presence.await(actor.roomId, actor.participantId, true);
     },
 
@@ -274,15 +216,15 @@ export function createRoomService(deps: RoomServiceDeps) {
         const entered = target.socketId ? enter(at.room, target) : null;
         return { waiting: waitingList(at.room), entered, room: at.room };
       });
-      publishWaitingRoom(actor.roomId, changed.waiting);
+      news.waitingRoom(actor.roomId, changed.waiting);
       if (!changed.entered) return;
-      publish(actor.roomId, { kind: 'one', participantId: targetId }, { type: 'admitted' });
-      publishEntered(actor.roomId, changed.entered, history, changed.room.meeting, changed.room.startedAt);
+      news.publish(actor.roomId, { kind: 'one', participantId: targetId }, { type: 'admitted' });
+      news.entered(actor.roomId, changed.entered, history);
     },
 
     /** deny_participant (host): a waiting participant is sent away (`denied`, 4011). */
     async deny(actor: Actor, targetId: string): Promise<void> {
-      const { room, gone } = await store.update(actor.roomId, (now) => {
+      const { room, gone: g } = await store.update(actor.roomId, (now) => {
         const at = actorIn(now, actor, 'host');
         return { room: at.room, gone: drop(at.room, targetIn(at, targetId, 'waiting')) };
       });
@@ -290,7 +232,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         type: 'denied',
         message: ROOM_MESSAGES.denied,
       });
-      publishGone(room, gone, 'removed');
+      gone(room, g, 'removed');
     },
 
     /**
@@ -305,8 +247,8 @@ export function createRoomService(deps: RoomServiceDeps) {
         if (!muted) return [];
         return shown(mute([...room.members.values()].filter((m) => !m.isHost)));
       });
-      publish(actor.roomId, { kind: 'all', except: actor.participantId }, { type: 'mute_all', muted });
-      publishUpdated(actor.roomId, changed);
+      news.publish(actor.roomId, { kind: 'all', except: actor.participantId }, { type: 'mute_all', muted });
+      news.updated(actor.roomId, changed);
     },
 
     /** mute_participant (host): only the target's client is told; muting is recorded and shown. */
@@ -315,12 +257,12 @@ export function createRoomService(deps: RoomServiceDeps) {
         const target = targetIn(actorIn(now, actor, 'host'), targetId);
         return muted ? shown(mute([target])) : [];
       });
-      publish(
+      news.publish(
         actor.roomId,
         { kind: 'one', participantId: targetId },
         { type: 'mute_participant', targetParticipantId: targetId, muted },
       );
-      publishUpdated(actor.roomId, changed);
+      news.updated(actor.roomId, changed);
     },
 
     /**
@@ -329,7 +271,7 @@ export function createRoomService(deps: RoomServiceDeps) {
      * the room's deny list: it cannot join this meeting again while the room lasts.
      */
     async remove(actor: Actor, targetId: string): Promise<void> {
-      const { room, gone } = await store.update(actor.roomId, (now) => {
+      const { room, gone: g } = await store.update(actor.roomId, (now) => {
         const { room } = actorIn(now, actor, 'host');
         const target = room.members.get(targetId);
         if (!target || target.id === actor.participantId) throw roomErrors.noParticipant();
@@ -341,17 +283,17 @@ export function createRoomService(deps: RoomServiceDeps) {
         type: 'removed',
         message: ROOM_MESSAGES.removed,
       });
-      publishGone(room, gone, 'removed');
+      gone(room, g, 'removed');
     },
 
     /** leave_meeting, or the end of the socket's signed-in session: gone at once, no grace. */
     async leave(actor: Actor, farewell: Farewell = LEFT): Promise<void> {
-      const { room, gone } = await store.update(actor.roomId, (now) => {
+      const { room, gone: g } = await store.update(actor.roomId, (now) => {
         const { room, member } = actorIn(now, actor, 'member');
         return { room, gone: drop(room, member) };
       });
       transport.close(actor.participantId, farewell.code, farewell.reason);
-      publishGone(room, gone, 'left');
+      gone(room, g, 'left');
     },
 
     /**
@@ -379,13 +321,13 @@ export function createRoomService(deps: RoomServiceDeps) {
         if (state.isScreenSharing !== undefined) member.isScreenSharing = state.isScreenSharing;
         return toRoomParticipant(member);
       });
-      publishUpdated(actor.roomId, [participant], actor.participantId);
+      news.updated(actor.roomId, [participant], actor.participantId);
     },
 
     /** offer / answer / ice-candidate: only to another admitted participant of the same room. */
     async signal(actor: Actor, targetId: string, message: ServerMessage): Promise<void> {
       targetIn(actorIn(await store.get(actor.roomId), actor, 'admitted'), targetId);
-      publish(actor.roomId, { kind: 'one', participantId: targetId }, message);
+      news.publish(actor.roomId, { kind: 'one', participantId: targetId }, message);
     },
 
     /** The others in the room (request_existing_connections). */
