@@ -1,15 +1,32 @@
 import type { Locator, Page } from 'playwright-core';
 
-/** Media counters read through the room's read-only debugging handle (window.__parley). */
-export interface MediaCounters {
-  peers: number;
-  connected: number;
-  /** Sum over peers of inbound video framesDecoded. */
+/** What one page receives from one remote participant (see RoomPage.remoteMedia). */
+export interface RemoteMediaSample {
+  id: string;
+  /** The name the room knows them by; null when the room no longer lists them. */
+  name: string | null;
+  /** Their peer connection's state; null when there is no connection to them. */
+  connection: RTCPeerConnectionState | null;
+  /** Inbound video framesDecoded on their connection. */
   framesDecoded: number;
-  /** Sum over peers of inbound audio totalAudioEnergy. */
+  /** Inbound audio totalAudioEnergy on their connection. */
   audioEnergy: number;
-  /** The largest inbound video frame width seen (1280 for the fake screen, 640 for the camera). */
-  maxFrameWidth: number;
+  /** How many inbound audio streams their connection has. */
+  inboundAudio: number;
+  /** Their tile's `<video>`; null when no tile shows them. */
+  tile: {
+    /** Which `<video>` element this is (a remounted tile counts its frames from zero again). */
+    element: number;
+    /**
+     * requestVideoFrameCallback's presentedFrames: frames the element has put on screen since it
+     * got its stream; -1 until the first callback after this page's first remoteMedia() call.
+     */
+    presentedFrames: number;
+    currentTime: number;
+    paused: boolean;
+    muted: boolean;
+    hasStream: boolean;
+  } | null;
 }
 
 /** The meeting room at /meeting/{id}: pre-join, header, grid, side panel and control bar. */
@@ -117,46 +134,90 @@ export class RoomPage {
     return this.page.evaluate(() => window.__parley?.signalState() ?? null);
   }
 
-  async counters(): Promise<MediaCounters> {
+  /**
+   * What this page receives from each remote participant right now: their peer connection's
+   * inbound statistics and their tile's `<video>`. The first call starts counting the frames each
+   * tile's `<video>` presents (`requestVideoFrameCallback`), so compare two samples.
+   * Participants are keyed by id; see support/media-check.ts for the checks built on it.
+   */
+  async remoteMedia(): Promise<RemoteMediaSample[]> {
     return this.page.evaluate(async () => {
-      const peers = window.__parley?.peerConnections() ?? [];
-      const out = { peers: peers.length, connected: 0, framesDecoded: 0, audioEnergy: 0, maxFrameWidth: 0 };
-      for (const { pc } of peers) {
-        if (pc.connectionState === 'connected') out.connected += 1;
-        const stats = await pc.getStats();
-        stats.forEach(
-          (s: {
-            type: string;
-            kind?: string;
-            framesDecoded?: number;
-            totalAudioEnergy?: number;
-            frameWidth?: number;
-          }) => {
+      type Counter = { presented: number; serial: number };
+      const w = window as unknown as {
+        __tileFrames?: WeakMap<HTMLVideoElement, Counter>;
+        __tileSerial?: number;
+      };
+      const counters = (w.__tileFrames ??= new WeakMap());
+      const handle = window.__parley;
+      const byId = new Map<string, RemoteMediaSample>();
+      const entry = (id: string): RemoteMediaSample => {
+        let e = byId.get(id);
+        if (!e) {
+          e = {
+            id,
+            name: null,
+            connection: null,
+            framesDecoded: 0,
+            audioEnergy: 0,
+            inboundAudio: 0,
+            tile: null,
+          };
+          byId.set(id, e);
+        }
+        return e;
+      };
+      for (const p of handle?.participants() ?? []) entry(p.id).name = p.name;
+      for (const { participantId, pc } of handle?.peerConnections() ?? []) {
+        const e = entry(participantId);
+        e.connection = pc.connectionState;
+        (await pc.getStats()).forEach(
+          (s: { type: string; kind?: string; framesDecoded?: number; totalAudioEnergy?: number }) => {
             if (s.type !== 'inbound-rtp') return;
-            if (s.kind === 'video') {
-              out.framesDecoded += s.framesDecoded ?? 0;
-              out.maxFrameWidth = Math.max(out.maxFrameWidth, s.frameWidth ?? 0);
+            if (s.kind === 'video') e.framesDecoded += s.framesDecoded ?? 0;
+            if (s.kind === 'audio') {
+              e.audioEnergy += s.totalAudioEnergy ?? 0;
+              e.inboundAudio += 1;
             }
-            if (s.kind === 'audio') out.audioEnergy += s.totalAudioEnergy ?? 0;
           },
         );
       }
-      return out;
+      for (const tile of document.querySelectorAll<HTMLElement>('[data-testid="remote-tile"]')) {
+        const id = tile.dataset.participantId;
+        const video = tile.querySelector('video');
+        if (!id || !video) continue;
+        let c = counters.get(video);
+        if (!c) {
+          const counter: Counter = { presented: -1, serial: (w.__tileSerial = (w.__tileSerial ?? 0) + 1) };
+          c = counter;
+          counters.set(video, counter);
+          const tick = (_now: number, meta: VideoFrameCallbackMetadata) => {
+            counter.presented = meta.presentedFrames;
+            video.requestVideoFrameCallback(tick);
+          };
+          video.requestVideoFrameCallback(tick);
+        }
+        entry(id).tile = {
+          element: c.serial,
+          presentedFrames: c.presented,
+          currentTime: video.currentTime,
+          paused: video.paused,
+          muted: video.muted,
+          hasStream: video.srcObject instanceof MediaStream,
+        };
+      }
+      return [...byId.values()];
     });
   }
 
-  /** Per-peer inbound video frames, keyed by remote participant id. */
-  async framesByPeer(): Promise<Record<string, number>> {
+  /** The widest inbound video frame (1280 for the fake screen, 640 for the camera). */
+  async maxInboundFrameWidth(): Promise<number> {
     return this.page.evaluate(async () => {
-      const out: Record<string, number> = {};
-      for (const { participantId, pc } of window.__parley?.peerConnections() ?? []) {
-        let frames = 0;
-        (await pc.getStats()).forEach((s: { type: string; kind?: string; framesDecoded?: number }) => {
-          if (s.type === 'inbound-rtp' && s.kind === 'video') frames += s.framesDecoded ?? 0;
+      let max = 0;
+      for (const { pc } of window.__parley?.peerConnections() ?? [])
+        (await pc.getStats()).forEach((s: { type: string; kind?: string; frameWidth?: number }) => {
+          if (s.type === 'inbound-rtp' && s.kind === 'video') max = Math.max(max, s.frameWidth ?? 0);
         });
-        out[participantId] = frames;
-      }
-      return out;
+      return max;
     });
   }
 

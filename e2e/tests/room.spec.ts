@@ -1,34 +1,13 @@
 import type { Browser, BrowserContext, Dialog, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
-import { RoomPage, type MediaCounters } from '../pages/RoomPage.js';
+import { RoomPage } from '../pages/RoomPage.js';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { expectMediaFrom } from '../support/media-check.js';
 import { recordMediaTracks, waitMediaReleased } from '../support/media-tracks.js';
 import { boxesOverlap, eventually } from '../support/poll.js';
 
 const baseURL = inject('baseURL');
-
-/** Proves media flows into `room` from `peers` connections: frames decoded and audio energy rising. */
-async function expectMediaFlowing(
-  room: RoomPage,
-  peers: number,
-  { audio = true } = {},
-): Promise<MediaCounters> {
-  const first = await eventually(
-    () => room.counters(),
-    (c) => c.connected >= peers && c.framesDecoded > 0,
-    20_000,
-  );
-  const later = await eventually(
-    () => room.counters(),
-    (c) => c.framesDecoded > first.framesDecoded + 15 && (!audio || c.audioEnergy > first.audioEnergy),
-    15_000,
-  );
-  const byPeer = await room.framesByPeer();
-  expect(Object.keys(byPeer)).toHaveLength(peers);
-  for (const frames of Object.values(byPeer)) expect(frames).toBeGreaterThan(0);
-  return later;
-}
 
 function realErrors(errors: string[]): string[] {
   // The network-drop test cuts WebSockets on purpose; the browser logs those failures.
@@ -48,6 +27,10 @@ describe('meeting room with real media', () => {
   /** The guest's current WebSocket as the test sees it (to cut it like a network failure). */
   let guestSocket: WebSocketRoute | null = null;
   let blockGuestSockets = false;
+  /** The third participant, from the three-person test to the frozen-camera test. */
+  let eveCtx: BrowserContext;
+  let evePage: Page;
+  let eve: RoomPage;
 
   beforeAll(async () => {
     browser = await launchBrowser();
@@ -86,8 +69,9 @@ describe('meeting room with real media', () => {
     await host.remoteTiles.first().waitFor();
     await guest.remoteTiles.first().waitFor();
     await expect(host.participantCount.textContent()).resolves.toBe('2 participants');
-    await expectMediaFlowing(host, 1);
-    await expectMediaFlowing(guest, 1);
+    // Each hears the other: both microphones are on.
+    await expectMediaFrom(host, [{ name: 'Gus' }]);
+    await expectMediaFrom(guest, [{ name: 'Hana' }]);
     await expect(host.remoteTiles.count()).resolves.toBe(1);
     await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
     await expect(guest.remoteTiles.first().textContent()).resolves.toContain('Hana');
@@ -131,10 +115,12 @@ describe('meeting room with real media', () => {
     await guest.screenStage.waitFor();
     // The fake screen is 1280 wide; the camera is not.
     await eventually(
-      () => guest.counters(),
-      (c) => c.maxFrameWidth >= 1280,
+      () => guest.maxInboundFrameWidth(),
+      (w) => w >= 1280,
       20_000,
     );
+    // The screen plays in her tile, with her voice.
+    await expectMediaFrom(guest, [{ name: 'Hana' }]);
     await screenshot(guestPage, 'room-screen-share-guest-desktop');
     await host.control('Stop sharing').click();
     await guest.screenStage.waitFor({ state: 'detached' });
@@ -151,8 +137,9 @@ describe('meeting room with real media', () => {
     // The toast leaves the control bar (Leave meeting at the bottom right) usable.
     await expect(boxesOverlap(guestPage.getByTestId('toast').first(), guest.controls)).resolves.toBe(false);
     await expect(guest.control('Unmute').isVisible()).resolves.toBe(true);
-    // The host sees the guest muted.
+    // The host sees the guest muted, and hears nothing from him.
     await host.remoteTiles.first().getByLabel('Muted').waitFor();
+    await expectMediaFrom(host, [{ name: 'Gus', audio: false }]);
     await host.controls.getByRole('button', { name: 'Unmute All' }).click();
     // Unmuting stays the guest's own choice.
     await guest.control('Unmute').click();
@@ -163,20 +150,20 @@ describe('meeting room with real media', () => {
   });
 
   it('a guest with host=true in the link gets no host powers, and three see each other', async () => {
-    const ctx = await newContext(browser, baseURL);
-    contexts.push(ctx);
-    const evePage = await ctx.newPage();
-    const eve = new RoomPage(evePage);
+    eveCtx = await newContext(browser, baseURL);
+    contexts.push(eveCtx);
+    evePage = await eveCtx.newPage();
+    eve = new RoomPage(evePage);
     await eve.open(meetingId, { name: 'Eve', host: true });
     await eve.waitJoined();
     await expect(eve.muteAll.count()).resolves.toBe(0);
     await expect(eve.controls.getByText('Host', { exact: true }).count()).resolves.toBe(0);
     await expect(eve.selfTile.getByText('Host', { exact: true }).count()).resolves.toBe(0);
 
-    // Three in the room: everyone decodes video from both others.
-    await expectMediaFlowing(eve, 2, { audio: false });
-    await expectMediaFlowing(host, 2, { audio: false });
-    await expectMediaFlowing(guest, 2, { audio: false });
+    // Three in the room: everyone sees and hears each of the other two (all microphones are on).
+    await expectMediaFrom(eve, [{ name: 'Hana' }, { name: 'Gus' }]);
+    await expectMediaFrom(host, [{ name: 'Gus' }, { name: 'Eve' }]);
+    await expectMediaFrom(guest, [{ name: 'Hana' }, { name: 'Eve' }]);
     await expect(host.participantCount.textContent()).resolves.toBe('3 participants');
     await screenshot(evePage, 'room-three-desktop');
 
@@ -214,6 +201,31 @@ describe('meeting room with real media', () => {
     }, meetingId);
     expect(answer).toEqual({ isHost: false, error: 'forbidden' });
     await expect(guest.sendingAudioEnabled()).resolves.toEqual([true, true]);
+  });
+
+  it('a frozen camera fails the media check for that participant alone', async () => {
+    // Eve's camera stops (its track ended under the app, as a driver crash or an unplugged camera
+    // would): her peer connections keep sending her audio but no more video.
+    await evePage.evaluate(() => {
+      for (const { pc } of window.__parley?.peerConnections() ?? [])
+        for (const sender of pc.getSenders()) if (sender.track?.kind === 'video') sender.track.stop();
+    });
+    const check = expectMediaFrom(host, [{ name: 'Gus' }, { name: 'Eve' }]);
+    const error = await check.then(
+      () => null,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    expect(error, 'the check passed with a frozen camera').not.toBeNull();
+    // Eve is named, for her video and her tile, not for her audio (still live); Gus is not named.
+    const lines = error!.split('\n').slice(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ {2}Eve \([^)]+\): video frames decoded \+\d+ \(want ≥ \+15\); tile <video> presented \+\d+ frames/,
+    );
+    expect(lines[0]).not.toContain('audio');
+    expect(error).not.toContain('Gus');
+    // The same check on Gus alone passes: his media still flows beside her frozen camera.
+    await expectMediaFrom(host, [{ name: 'Gus' }], { allRemotes: false });
 
     await eve.control('Leave meeting').click();
     await evePage.getByRole('heading', { name: 'You left the meeting' }).waitFor();
@@ -222,7 +234,7 @@ describe('meeting room with real media', () => {
       (names) => JSON.stringify(names) === JSON.stringify(['Gus']),
     );
     await expect(host.remoteTiles.count()).resolves.toBe(1);
-    await ctx.close();
+    await eveCtx.close();
   });
 
   it('a dropped WebSocket (ten seconds without network) recovers without a duplicate tile', async () => {
@@ -248,8 +260,8 @@ describe('meeting room with real media', () => {
       (n) => n === 1,
     );
     await expect(host.remoteTiles.first().getAttribute('data-participant-id')).resolves.toBe(guestId);
-    await expectMediaFlowing(host, 1);
-    await expectMediaFlowing(guest, 1);
+    await expectMediaFrom(host, [{ id: guestId! }]);
+    await expectMediaFrom(guest, [{ name: 'Hana' }]);
   });
 
   it('a page reload rejoins as the same participant', async () => {
@@ -262,8 +274,9 @@ describe('meeting room with real media', () => {
       (n) => n === 1,
     );
     await expect(host.remoteTiles.first().getAttribute('data-participant-id')).resolves.toBe(guestId);
-    await expectMediaFlowing(host, 1, { audio: false });
-    await expectMediaFlowing(guest, 1, { audio: false });
+    // The reload keeps the microphone on: both are heard again, not only seen.
+    await expectMediaFrom(host, [{ id: guestId! }]);
+    await expectMediaFrom(guest, [{ name: 'Hana' }]);
   });
 
   it('loaded the room without script errors', () => {
@@ -306,7 +319,9 @@ describe('meeting room on a phone', () => {
     // Toasts never cover the room's controls on a phone (they sit top-centre there).
     await expect(boxesOverlap(joinedToast, room.controls)).resolves.toBe(false);
     await room.remoteTiles.first().waitFor();
-    await expectMediaFlowing(room, 1, { audio: false });
+    // Both microphones are on (the host's link joins unmuted, Phil turned his on).
+    await expectMediaFrom(room, [{ name: 'Pia' }]);
+    await expectMediaFrom(host, [{ name: 'Phil' }]);
     // The joined toast goes after JOINED_TOAST_MS (3 s), not the default 5 s.
     await joinedToast.waitFor({ state: 'detached', timeout: 6000 });
     expect(Date.now() - toastSeenAt).toBeLessThan(4500);
@@ -528,9 +543,11 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await screenshot(page, 'room-upgrade-desktop');
     await upgrade.getByRole('button', { name: 'Maybe Later' }).click();
     await upgrade.waitFor({ state: 'detached' });
-    // The host, a Pro subscriber, starts AI without the dialog.
+    // The host, a Pro subscriber, gets no dialog: the AI is not built yet, so Start AI opens the
+    // tools, which say so, and the button never claims that AI is running.
     await host.controls.getByRole('button', { name: 'Start AI' }).click();
-    await host.controls.getByRole('button', { name: 'Stop AI' }).waitFor();
+    await hostPage.getByText('nothing in this meeting is transcribed', { exact: false }).waitFor();
+    await expect(host.controls.getByRole('button', { name: 'Stop AI' }).count()).resolves.toBe(0);
     await expect(hostPage.getByRole('dialog').count()).resolves.toBe(0);
     await ctx.close();
   });
