@@ -10,6 +10,7 @@ import {
   screenshot,
   watchErrors,
 } from '../support/browser.js';
+import { expectMediaFrom } from '../support/media-check.js';
 import { recordMediaTracks, recordedTracks } from '../support/media-tracks.js';
 import { boxesOverlap, eventually, insideViewport } from '../support/poll.js';
 
@@ -61,6 +62,10 @@ describe('room slice', () => {
     await host.waitJoined();
     await host.remoteTiles.first().waitFor();
     await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
+    // A guest joining by link starts muted (the "join muted" default): seen, not heard. The host's
+    // own link joins with the microphone on.
+    await expectMediaFrom(host, [{ name: 'Gus', audio: false }]);
+    await expectMediaFrom(room, [{ name: 'Hana' }]);
     await ctx.close();
   });
 
@@ -87,6 +92,9 @@ describe('room slice', () => {
     await host.waitJoined();
     await host.controls.getByRole('button', { name: 'Unmute All' }).waitFor({ timeout: 5000 });
     await expect(host.muteAllToggle.textContent()).resolves.toBe('Unmute All');
+    // After the reload the host sees Lea again and still hears nothing from her; she hears him.
+    await expectMediaFrom(host, [{ name: 'Lea', audio: false }]);
+    await expectMediaFrom(room, [{ name: 'Hana' }]);
     await ctx.close();
   });
 
@@ -125,6 +133,9 @@ describe('room slice', () => {
     await notice.waitFor({ state: 'detached', timeout: 5000 });
     await host.remoteTiles.first().waitFor();
     await expect(host.remoteTiles.first().textContent()).resolves.toContain('Gus');
+    // Admitted with his microphone off: the host sees him but does not hear him.
+    await expectMediaFrom(host, [{ name: 'Gus', audio: false }]);
+    await expectMediaFrom(gus.room, [{ name: 'Hana' }]);
 
     // With the chat open the next knock still reaches the host; Deny keeps that guest out.
     await host.openChat();
