@@ -3,22 +3,34 @@ import { Check } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Dialog } from '@/components/ui/dialog';
+import { AiInDevelopmentNote } from '@/features/subscription/pro-features';
 import { useRoomDialog } from '../controls/panel-controls';
 import { useIsHost, useRoomContext, useRoomState } from '../room-context';
 import { SettingsDialog } from './SettingsDialog';
 
-/** 'Upgrade to Pro for AI Features' (spec §2): opens whenever a feature needs a subscription. */
+const UPGRADE_FEATURES = [
+  { text: 'Live transcription', feature: 'transcription' },
+  { text: 'AI translation', feature: 'translation' },
+  { text: 'Meeting summaries with action items', feature: 'summaries' },
+] as const;
+
+/**
+ * 'Upgrade to Pro for AI Features' (spec §2): opens whenever a feature needs a subscription. The
+ * features not built yet say so (FEATURE_AVAILABILITY), so nobody upgrades believing they work.
+ */
 export function UpgradeDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (o: boolean) => void }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} title="Upgrade to Pro for AI Features">
       <ul className="grid gap-2 text-sm">
-        {['Live transcription', 'AI translation', 'Meeting summaries with action items'].map((f) => (
-          <li key={f} className="flex items-center gap-2">
-            <Check className="size-4 text-emerald-500" /> {f}
+        {UPGRADE_FEATURES.map(({ text, feature }) => (
+          <li key={text} className="flex flex-wrap items-center gap-2">
+            <Check className="size-4 text-emerald-500" /> {text} <ComingSoonBadge feature={feature} />
           </li>
         ))}
       </ul>
+      <AiInDevelopmentNote className="mt-3 text-slate-600 dark:text-slate-400" />
       <p className="mt-4 text-2xl font-bold">
         ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval}
       </p>

@@ -1,7 +1,9 @@
+import { AI_FEATURES } from '@parley/protocol/constants';
 import { RefreshCw } from 'lucide-react';
 import { Tabs } from 'radix-ui';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
+import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Dialog } from '@/components/ui/dialog';
 import { Input, Label } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
@@ -162,9 +164,12 @@ function AccountTab({
   const [prefs, setPrefs] = useState<RoomPreferences>(loadPreferences);
   const duration = useElapsed(joinedAt);
   useEffect(() => savePreferences(prefs), [prefs]);
-  const sw = (key: keyof RoomPreferences, label: string) => (
+  const sw = (key: keyof RoomPreferences, label: string, note?: ReactNode) => (
     <div className="flex items-center justify-between gap-4 py-2">
-      <Label htmlFor={`pref-${key}`}>{label}</Label>
+      <Label htmlFor={`pref-${key}`} className="flex flex-wrap items-center gap-2">
+        {label}
+        {note}
+      </Label>
       <Switch
         id={`pref-${key}`}
         checked={prefs[key]}
@@ -189,7 +194,7 @@ function AccountTab({
         <h4 className="mb-1 text-sm font-semibold">Preferences</h4>
         {sw('joinMuted', 'Join with microphone muted')}
         {sw('joinCameraOff', 'Join with camera off')}
-        {sw('aiEnabled', 'AI features')}
+        {sw('aiEnabled', 'AI features', <ComingSoonBadge feature={AI_FEATURES} />)}
       </div>
       <div className="rounded-xl border border-red-300 p-4 dark:border-red-900">
         <h4 className="text-sm font-semibold text-red-600 dark:text-red-400">Danger Zone</h4>

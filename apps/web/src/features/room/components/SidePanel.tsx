@@ -1,3 +1,4 @@
+import { AI_FEATURES } from '@parley/protocol/constants';
 import type { RoomParticipant } from '@parley/protocol/ws';
 import {
   Bot,
@@ -14,6 +15,7 @@ import {
 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
 import { cn } from '@/lib/cn';
 import { useModeration } from '../controls/host-controls';
 import { usePanels } from '../controls/panel-controls';
@@ -153,8 +155,15 @@ function AiTab({ onOpenTools }: { onOpenTools: () => void }) {
   return (
     <div className="space-y-3 p-4 text-sm text-slate-300">
       <Sparkles className="size-8 text-fuchsia-300" />
-      <p className="font-medium text-slate-100">AI features live in the Tools tab.</p>
-      <p>Live transcription, translation and meeting summaries are in Meeting Tools.</p>
+      <p className="flex flex-wrap items-center gap-2 font-medium text-slate-100">
+        Live transcription, translation and meeting summaries{' '}
+        <ComingSoonBadge feature={AI_FEATURES} tone="dark" />
+      </p>
+      <p>
+        {isAvailable(...AI_FEATURES)
+          ? 'They are in Meeting Tools.'
+          : 'They are in development and will appear in Meeting Tools; nothing is transcribed yet.'}
+      </p>
       <Button size="sm" onClick={onOpenTools}>
         <Wrench /> Open Tools
       </Button>
@@ -166,8 +175,11 @@ function ToolsTab() {
   return (
     <div className="space-y-3 p-4 text-sm text-slate-300">
       <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
-      <p>The meeting summarizer, live translation and live transcripts will appear here.</p>
-      <p className="text-slate-400">They are coming in the next update of the room.</p>
+      <p className="flex flex-wrap items-center gap-2">
+        The meeting summarizer, live translation and live transcripts will appear here.
+        <ComingSoonBadge feature={AI_FEATURES} tone="dark" />
+      </p>
+      <p className="text-slate-400">They are still in development: nothing in this meeting is transcribed.</p>
     </div>
   );
 }

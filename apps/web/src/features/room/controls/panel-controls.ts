@@ -1,3 +1,5 @@
+import { AI_FEATURES } from '@parley/protocol/constants';
+import { isAvailable } from '@/components/ui/coming-soon';
 import { useCallback } from 'react';
 import { unreadCount, type PanelId, type RoomDialog } from '../layout';
 import { useLayout, useRoomContext, useRoomState } from '../room-context';
@@ -41,7 +43,11 @@ export function usePanelToggle(id: keyof typeof PANEL_BUTTONS) {
   };
 }
 
-/** Start AI / Stop AI: without Pro it opens the upgrade dialog (spec §2), with Pro the tools. */
+/**
+ * Start AI / Stop AI: without Pro it opens the upgrade dialog (spec §2), with Pro the tools. While
+ * the AI features are not built (FEATURE_AVAILABILITY) it only opens the tools, which say so: the
+ * button never claims that AI is running.
+ */
 export function useAiToggle() {
   const { layout, isPro } = useRoomContext();
   const { aiOn } = useLayout();
@@ -49,6 +55,10 @@ export function useAiToggle() {
   const toggle = useCallback(() => {
     if (!isPro) {
       layout.setDialog('upgrade');
+      return;
+    }
+    if (!isAvailable(...AI_FEATURES)) {
+      setPanel('tools');
       return;
     }
     const on = !layout.getSnapshot().aiOn;
