@@ -20,6 +20,7 @@ import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
 import chatPlugin from './modules/chat/plugin.js';
 import filesPlugin from './modules/files/plugin.js';
+import retentionPlugin from './modules/retention/plugin.js';
 import roomsPlugin from './modules/rooms/plugin.js';
 import realtimePlugin from './realtime/plugin.js';
 import { realtimeRoutes } from './realtime/routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(realtimePlugin);
   await app.register(chatPlugin);
   await app.register(filesPlugin);
+  await app.register(retentionPlugin);
   await app.register(roomsPlugin);
   // Routes.
   await app.register(healthRoutes, { db });

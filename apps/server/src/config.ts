@@ -94,6 +94,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
   REDIS_URL: z.string().optional(),
+  FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
+  FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
   STUN_URLS: listFromEnv.optional(),
   TURN_URLS: listFromEnv.optional(),
   TURN_SECRET: z.string().optional(),
@@ -135,6 +137,8 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   redisUrl: string | undefined;
+  /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
+  files: { hostQuotaBytes: number; instanceQuotaBytes: number };
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
   /** Development services that are on: anyone who reaches them can sign in as anyone, etc. */
   devServices: DevService[];
@@ -256,6 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     redisUrl: e.REDIS_URL,
+    files: {
+      hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
+      instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
+    },
     ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
     devServices,
     warnings,

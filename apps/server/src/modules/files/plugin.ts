@@ -8,6 +8,7 @@ import { createFilesService, type FilesService } from './service.js';
 async function filesPlugin(app: FastifyInstance): Promise<void> {
   const files = createFilesService(createFilesRepository(app.db.db), createStorage(app.config), {
     log: app.log,
+    quota: { hostBytes: app.config.files.hostQuotaBytes, instanceBytes: app.config.files.instanceQuotaBytes },
   });
   app.decorate('files', files);
 }

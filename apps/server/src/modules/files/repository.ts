@@ -10,11 +10,15 @@ export function createFilesRepository(db: Database) {
       return inserted;
     },
 
-    /** Bytes stored for a meeting, and how many files one participant of it has shared. */
+    /**
+     * Bytes stored for a meeting, how many files one participant of it has shared, the bytes of
+     * every meeting `hostId` hosts, and the bytes of the whole instance.
+     */
     async usage(
       meetingId: string,
       uploaderId: string,
-    ): Promise<{ meetingBytes: number; memberFiles: number }> {
+      hostId: string | null,
+    ): Promise<{ meetingBytes: number; memberFiles: number; hostBytes: number; instanceBytes: number }> {
       const [row] = await db
         .select({
           meetingBytes: sql<string>`coalesce(sum(${meetingFiles.size}), 0)`,
@@ -22,8 +26,32 @@ export function createFilesRepository(db: Database) {
         })
         .from(meetingFiles)
         .where(eq(meetingFiles.meetingId, meetingId));
-      return { meetingBytes: Number(row?.meetingBytes ?? 0), memberFiles: Number(row?.memberFiles ?? 0) };
+      const [host] = hostId
+        ? await db
+            .select({ bytes: sql<string>`coalesce(sum(${meetingFiles.size}), 0)` })
+            .from(meetingFiles)
+            .innerJoin(meetings, eq(meetings.id, meetingFiles.meetingId))
+            .where(eq(meetings.hostId, hostId))
+        : [{ bytes: '0' }];
+      const [all] = await db
+        .select({ bytes: sql<string>`coalesce(sum(${meetingFiles.size}), 0)` })
+        .from(meetingFiles);
+      return {
+        meetingBytes: Number(row?.meetingBytes ?? 0),
+        memberFiles: Number(row?.memberFiles ?? 0),
+        hostBytes: Number(host?.bytes ?? 0),
+        instanceBytes: Number(all?.bytes ?? 0),
+      };
     },
+    /** Deletes the rows of every file of a meeting; answers how many. */
+    async deleteByMeeting(meetingId: string): Promise<number> {
+      const rows = await db
+        .delete(meetingFiles)
+        .where(eq(meetingFiles.meetingId, meetingId))
+        .returning({ id: meetingFiles.id });
+      return rows.length;
+    },
+
     async find(id: string): Promise<MeetingFileRow | null> {
       const [row] = await db.select().from(meetingFiles).where(eq(meetingFiles.id, id)).limit(1);
       return row ?? null;

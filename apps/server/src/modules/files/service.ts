@@ -12,16 +12,32 @@ import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
 export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${ROOM_FILE_LIMITS.maxBytes / (1024 * 1024)} MB`;
 
-/** How much one meeting may store, and how many files one participant may share in it. */
+/**
+ * How much one meeting may store, how many files one participant may share in it, how much all
+ * the meetings of one host may store together (a Pro user looping "create a meeting, upload
+ * 500 MB" stops there), and how much the whole instance stores.
+ */
 export interface FileQuota {
   meetingBytes: number;
   filesPerParticipant: number;
+  /** Files in all meetings one user hosts, whoever uploaded them (guests upload too). */
+  hostBytes: number;
+  /** Files of every meeting on this instance. */
+  instanceBytes: number;
 }
-export const FILE_QUOTA: FileQuota = { meetingBytes: 500 * 1024 * 1024, filesPerParticipant: 50 };
+const MB = 1024 * 1024;
+export const FILE_QUOTA: FileQuota = {
+  meetingBytes: 500 * MB,
+  filesPerParticipant: 50,
+  hostBytes: 2048 * MB,
+  instanceBytes: 20_480 * MB,
+};
 
 export const fileQuotaMessages = (quota: FileQuota) => ({
-  meetingFull: `This meeting's shared files have reached the limit of ${Math.round(quota.meetingBytes / (1024 * 1024))} MB`,
+  meetingFull: `This meeting's shared files have reached the limit of ${Math.round(quota.meetingBytes / MB)} MB`,
   tooManyFiles: `You can share at most ${quota.filesPerParticipant} files in a meeting`,
+  hostFull: `The host's meetings have used all of their ${Math.round(quota.hostBytes / MB)} MB of file storage. Files are deleted 30 days after a meeting ends.`,
+  instanceFull: 'The server has no room for more files right now. Please try again later.',
 });
 export const MEETING_GONE_MESSAGE = 'This meeting has ended';
 
@@ -47,11 +63,11 @@ export function attachmentHeader(name: string): string {
 export function createFilesService(
   repo: FilesRepository,
   storage: StorageProvider,
-  options: { log: FastifyBaseLogger; quota?: FileQuota },
+  options: { log: FastifyBaseLogger; quota?: Partial<FileQuota> },
 ) {
   /** The quota in force; tests lower it. */
-  const quota: FileQuota = { ...(options.quota ?? FILE_QUOTA) };
-  /** Per meeting, the tail of the queue of quota checks + inserts (one at a time per meeting). */
+  const quota: FileQuota = { ...FILE_QUOTA, ...options.quota };
+  /** Per key, the tail of the queue of quota checks + inserts (one at a time per key). */
   const queues = new Map<string, Promise<unknown>>();
   function oneAtATime<T>(meetingId: string, task: () => Promise<T>): Promise<T> {
     const previous = queues.get(meetingId) ?? Promise.resolve();
@@ -64,12 +80,17 @@ export function createFilesService(
     return run;
   }
 
-  /** 413 when the meeting's files would exceed its bytes, 429 when the participant has shared enough. */
+  /**
+   * 429 when the participant has shared enough; 413 when the meeting's or its host's files would
+   * exceed their bytes; 507 (Insufficient Storage) when the instance's would.
+   */
   async function checkQuota(room: Room, member: Member, adding: number): Promise<void> {
-    const usage = await repo.usage(room.id, member.id);
+    const usage = await repo.usage(room.id, member.id, room.meeting.hostId);
     const messages = fileQuotaMessages(quota);
     if (usage.memberFiles >= quota.filesPerParticipant) throw new HttpError(429, messages.tooManyFiles);
     if (usage.meetingBytes + adding > quota.meetingBytes) throw new HttpError(413, messages.meetingFull);
+    if (usage.hostBytes + adding > quota.hostBytes) throw new HttpError(413, messages.hostFull);
+    if (usage.instanceBytes + adding > quota.instanceBytes) throw new HttpError(507, messages.instanceFull);
   }
 
   return {
@@ -117,9 +138,11 @@ export function createFilesService(
         throw badRequest('The file is empty');
       }
       const insert = () =>
-        oneAtATime(room.id, async () => {
-          // Checked again with the real size, one upload of the meeting at a time, right before
-          // the row is written: concurrent uploads cannot together pass the quota.
+        // One queue for the whole process, not one per meeting: the host's and the instance's
+        // quotas span meetings. The check and the insert are two quick queries.
+        oneAtATime('all', async () => {
+          // Checked again with the real size, one upload at a time, right before the row is
+          // written: concurrent uploads cannot together pass a quota.
           await checkQuota(room, member, size);
           // The meeting was deleted while the bytes were arriving (its room was ended).
           if (room.ended) throw new HttpError(410, MEETING_GONE_MESSAGE);
@@ -149,6 +172,16 @@ export function createFilesService(
     /** Removes the stored bytes of every file of a meeting (its rows go with the meeting). */
     async removeMeetingFiles(meetingId: string): Promise<void> {
       await storage.removePrefix(meetingId);
+    },
+
+    /**
+     * Deletes every file of a meeting that stays (retention): the bytes first, then the rows, so
+     * a failure leaves rows that the next run finds again, never bytes that nothing points at.
+     * Answers how many files went.
+     */
+    async purgeMeetingFiles(meetingId: string): Promise<number> {
+      await storage.removePrefix(meetingId);
+      return repo.deleteByMeeting(meetingId);
     },
 
     async findForDownload(id: string) {

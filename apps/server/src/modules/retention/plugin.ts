@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { chatMessages, meetingFiles } from '../../db/schema/index.js';
+import { createRetentionJob, type RetentionJob } from './job.js';
+import { createRetentionRepository } from './repository.js';
+
+/** How often the job runs, and how long after start-up the first run waits. */
+const EVERY_MS = 60 * 60_000;
+const FIRST_RUN_MS = 60_000;
+
+/**
+ * The retention job (`app.retention`), run hourly: chat first (its rows point at files), then
+ * files (bytes and rows). Every instance may run it; deleting twice is harmless.
+ */
+async function retentionPlugin(app: FastifyInstance): Promise<void> {
+  const repo = createRetentionRepository(app.db.db);
+  const job = createRetentionJob({
+    repo,
+    log: app.log,
+    kinds: [
+      { name: 'chat', meetingId: chatMessages.meetingId, purge: (id) => repo.deleteChat(id) },
+      { name: 'files', meetingId: meetingFiles.meetingId, purge: (id) => app.files.purgeMeetingFiles(id) },
+    ],
+  });
+  app.decorate('retention', job);
+
+  let running: Promise<unknown> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = job
+      .runOnce(new Date())
+      .catch((err: unknown) => app.log.error({ err }, 'retention run failed'))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const first = setTimeout(tick, FIRST_RUN_MS);
+  const every = setInterval(tick, EVERY_MS);
+  first.unref();
+  every.unref();
+  app.addHook('onClose', async () => {
+    clearTimeout(first);
+    clearInterval(every);
+    await running;
+  });
+}
+
+export default fp(retentionPlugin, { name: 'retention', dependencies: ['files'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    retention: RetentionJob;
+  }
+}
