@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clientMessageSchema, WS_CLOSE, wsQuerySchema, type ServerMessage } from '@parley/protocol';
 import type { WebSocket } from 'ws';
 import { TEST_ROOM_ID, TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.js';
-import { RoomError } from '../modules/rooms/transport.js';
+import { RoomError } from '../modules/rooms/errors.js';
 import type { BaseContext, ErrorCode, HandlerDef, RealtimeServices } from './context.js';
 import { handlers, TEST_ROOM_MESSAGES } from './handlers/index.js';
 import type { Conn } from './types.js';

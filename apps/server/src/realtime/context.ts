@@ -1,7 +1,8 @@
 import type { ClientMessageOf, ClientMessageType, ServerMessage, ServerMessageOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChatService } from '../modules/chat/service.js';
-import { roomErrors, type Actor } from '../modules/rooms/transport.js';
+import { roomErrors } from '../modules/rooms/errors.js';
+import type { Actor } from '../modules/rooms/transport.js';
 import type { RoomService } from '../modules/rooms/service.js';
 import type { Sockets } from './sockets.js';
 import type { Conn } from './types.js';

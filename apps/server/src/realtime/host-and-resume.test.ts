@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../test/app.js';
 import { createMeeting } from '../../test/meetings.js';
 import { connect, enter, listen, postJoin } from '../../test/ws-client.js';
-import { ROOM_MESSAGES } from '../modules/rooms/transport.js';
+import { ROOM_MESSAGES } from '../modules/rooms/errors.js';
 
 let t: TestContext;
 let ws: string;

@@ -6,7 +6,7 @@ import { WindowCounter } from './limiter.js';
 import type { RoomsRepository } from './repository.js';
 import type { RoomMeeting } from './state.js';
 import { TEST_ROOM_ID, testRoomMeeting } from './test-room.js';
-import { ROOM_MESSAGES } from './transport.js';
+import { ROOM_MESSAGES } from './errors.js';
 
 /** Wrong passwords allowed per client and meeting per minute. */
 export const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 60_000 };
@@ -90,8 +90,6 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
   }
 
   return {
-    isTestRoom,
-
     /** Who may come in, and as what; throws the 4xx of the first check that fails. */
     async pass(
       publicId: string,

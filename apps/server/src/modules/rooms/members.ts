@@ -11,7 +11,8 @@ import {
   type MemberState,
   type RoomState,
 } from './state.js';
-import { roomErrors, type Actor } from './transport.js';
+import { roomErrors } from './errors.js';
+import type { Actor } from './transport.js';
 
 /**
  * The room's rules as pure steps on its state, for the RoomService's changes: who acts, who is a

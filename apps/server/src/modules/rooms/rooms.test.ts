@@ -5,7 +5,7 @@ import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
 import { enter, listen, postJoin } from '../../../test/ws-client.js';
 import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, UNKNOWN_MEETING_LOOKUPS } from './gate.js';
-import { ROOM_MESSAGES } from './transport.js';
+import { ROOM_MESSAGES } from './errors.js';
 
 let t: TestContext;
 let ws: string;

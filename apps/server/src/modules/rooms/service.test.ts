@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { WS_CLOSE } from '@parley/protocol';
 import { describe, expect, it } from 'vitest';
 import { roomFixture } from './testing/room-fixture.js';
-import { ROOM_MESSAGES, RoomError, type Actor } from './transport.js';
+import { ROOM_MESSAGES, RoomError } from './errors.js';
+import type { Actor } from './transport.js';
 
 /**
  * The RoomService's rules, without database, sockets or bus: who may act on whom, what the room's

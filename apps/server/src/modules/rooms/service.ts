@@ -22,13 +22,8 @@ import {
   type RoomState,
 } from './state.js';
 import type { RoomStateStore } from './store.js';
-import {
-  ROOM_MESSAGES,
-  roomErrors,
-  type Actor,
-  type ParticipantSocket,
-  type RoomTransport,
-} from './transport.js';
+import { ROOM_MESSAGES, roomErrors } from './errors.js';
+import type { Actor, ParticipantSocket, RoomTransport } from './transport.js';
 
 export interface JoinInput {
   name: string;

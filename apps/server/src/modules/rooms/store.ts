@@ -21,8 +21,6 @@ export interface RoomStateStore {
   delete(roomId: string): Promise<RoomState | undefined>;
   /** Drops every room (server shutdown). */
   clear(): Promise<void>;
-  /** Counts for monitoring and tests. */
-  stats(): Promise<{ rooms: number; members: number; tokens: number }>;
 }
 
 /** The in-memory store: the rooms of this server instance. */
@@ -85,11 +83,6 @@ export function createMemoryRoomStore(): RoomStateStore {
       rooms.clear();
       tokens.clear();
       roomTokens.clear();
-    },
-    async stats() {
-      let members = 0;
-      for (const r of rooms.values()) members += r.members.size;
-      return { rooms: rooms.size, members, tokens: tokens.size };
     },
   };
 }

@@ -5,7 +5,7 @@ import { createMeeting } from '../../../test/meetings.js';
 import { connect, enter, listen, postJoin } from '../../../test/ws-client.js';
 import { chatMessages, meetingFiles, meetings } from '../../db/schema/index.js';
 import { UNKNOWN_MEETING_LOOKUPS } from './gate.js';
-import { ROOM_MESSAGES } from './transport.js';
+import { ROOM_MESSAGES } from './errors.js';
 import { TEST_ROOM_ID, TEST_ROOM_MAX_PARTICIPANTS, TEST_ROOM_UNAVAILABLE } from './test-room.js';
 
 let t: TestContext;

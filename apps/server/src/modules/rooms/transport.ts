@@ -1,5 +1,4 @@
-import type { ServerMessage, ServerMessageOf } from '@parley/protocol';
-import { HttpError } from '../../http/errors.js';
+import type { ServerMessage } from '@parley/protocol';
 import type { Audience } from '../../providers/bus/index.js';
 
 export type { Audience };
@@ -37,56 +36,3 @@ export interface Actor {
   roomId: string;
   participantId: string;
 }
-
-type WsErrorCode = ServerMessageOf<'error'>['code'];
-
-/**
- * A refusal of a room action, readable by both adapters: REST answers `status` with the message
- * (it is an HttpError), the WebSocket answers `error {code, message}`.
- */
-export class RoomError extends HttpError {
-  constructor(
-    readonly code: WsErrorCode,
-    status: number,
-    message: string,
-    extra: Record<string, unknown> = {},
-  ) {
-    super(status, message, extra);
-  }
-}
-
-export const ROOM_MESSAGES = {
-  notFound: 'Meeting not found',
-  ended: 'This meeting has ended',
-  cancelled: 'This meeting has been cancelled',
-  full: 'Meeting is full',
-  passwordRequired: 'This meeting requires a password',
-  wrongPassword: 'Incorrect meeting password',
-  tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
-  tooManyLookups: 'Too many requests. Please wait a minute and try again.',
-  tooManyJoins: 'Too many attempts to join this meeting. Please wait a minute and try again.',
-  removedCannotRejoin: 'The host removed you from this meeting. You cannot join it again.',
-  notJoined: 'Send join_meeting first',
-  stillWaiting: 'Waiting for the host to let you in',
-  hostOnly: 'Only the host can do this',
-  noParticipant: 'No such participant in this meeting',
-  noWaitingParticipant: 'No such participant waiting',
-  invalidToken: 'Unknown or expired join token: join the meeting again',
-  replacedToken: 'The join token was replaced or expired: join the meeting again',
-  hostSessionRequired: 'Sign in as the host to join as host',
-  waiting: 'Please wait, the meeting host will let you in soon.',
-  denied: 'The meeting host did not let you in.',
-  removed: 'You have been removed from the meeting by the host.',
-} as const;
-
-export const roomErrors = {
-  notJoined: () => new RoomError('not_joined', 403, ROOM_MESSAGES.notJoined),
-  stillWaiting: () => new RoomError('not_joined', 403, ROOM_MESSAGES.stillWaiting),
-  hostOnly: () => new RoomError('forbidden', 403, ROOM_MESSAGES.hostOnly),
-  noParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noParticipant),
-  noWaitingParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noWaitingParticipant),
-  full: () => new RoomError('forbidden', 409, ROOM_MESSAGES.full),
-  removedCannotRejoin: () => new RoomError('forbidden', 403, ROOM_MESSAGES.removedCannotRejoin),
-  invalidToken: (message: string = ROOM_MESSAGES.invalidToken) =>
-    new RoomError('invalid_token', 401, message),
-};

@@ -1,5 +1,5 @@
 import { WS_CLOSE } from '@parley/protocol';
-import { RoomError } from '../../modules/rooms/transport.js';
+import { RoomError } from '../../modules/rooms/errors.js';
 import { openHandler } from '../context.js';
 
 /**
