@@ -689,10 +689,21 @@ describe('authorization on every route', () => {
     'PUT /api/meetings/:meetingId',
     'DELETE /api/meetings/:meetingId',
     'POST /api/meetings/invitations',
-  ])("%s refuses a Pro user the owner's meeting", async (key) => {
-    const res = await call(key, { cookie: f.attacker.cookie });
-    expect([403, 404], res.body).toContain(res.statusCode);
-    expect(res.json().message).toEqual(expect.any(String));
+  ])("%s answers another Pro user the owner's meeting exactly as an unknown id (404)", async (key) => {
+    const headers = { cookie: f.attacker.cookie };
+    const theirs = await call(key, headers);
+    const unknown = key.startsWith('POST')
+      ? await t.app.inject({
+          method: 'POST',
+          url: '/api/meetings/invitations',
+          headers,
+          payload: { ...ROUTES[key]!.example!(f), meetingId: '999-999-990' },
+        })
+      : await call(key, headers, () => '999-999-990');
+    expect(theirs.statusCode, theirs.body).toBe(404);
+    expect(theirs.json()).toEqual({ message: 'Meeting not found' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe(theirs.body);
   });
 
   it.each([
