@@ -100,7 +100,7 @@ export class RoomController {
     if (typeof RTCPeerConnection !== 'function') return;
     const make = () => {
       const s = this.state;
-      if ('media' in s && s.media === media && !this.reserve) this.reserve = new PeerConnectionReserve();
+      if ('media' in s && s.media === media && !this.reserve) this.reserve = PeerConnectionReserve.forPage();
     };
     void mediaPermissionGranted().then((granted) => granted && make());
     void started.then(() => (media.audioTrack || media.cameraTrack) && make());

@@ -124,9 +124,15 @@ describe('PeerConnectionReserve', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(FakePC.made).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(200);
-    expect(FakePC.made.map((pc) => pc.signalingState)).toEqual(['have-local-offer', 'have-local-offer']);
+    // And a plain one, for answering a newcomer's offer (the first person in answers the second).
+    expect(FakePC.made.map((pc) => pc.signalingState)).toEqual([
+      'have-local-offer',
+      'have-local-offer',
+      'stable',
+    ]);
     expect(FakePC.made[0]!.transceivers.map((t) => t.kind)).toEqual(['audio', 'video']);
-    expect(reserve.sizes).toEqual({ offer: 2, answer: 0 });
+    expect(FakePC.made[2]!.transceivers).toEqual([]);
+    expect(reserve.sizes).toEqual({ offer: 2, answer: 1 });
     reserve.dispose();
     expect(FakePC.made.every((pc) => pc.closed)).toBe(true);
   });
@@ -141,7 +147,7 @@ describe('PeerConnectionReserve', () => {
     // Sent synchronously, before the room's render or any event: no negotiationneeded round.
     expect(out.map((m) => `${m.type} ${m.targetParticipant}`)).toEqual(['offer a', 'offer c']);
     expect([a.pc, c.pc]).toEqual([FakePC.made[0], FakePC.made[1]]);
-    expect(FakePC.made).toHaveLength(2);
+    expect(FakePC.made).toHaveLength(3);
     // The candidates gathered while waiting travel inside the offer.
     expect(out[0]!.type === 'offer' && out[0]!.offer.sdp).toContain('a=candidate:');
     expect(a.localCandidates).toBe(1);
@@ -152,20 +158,21 @@ describe('PeerConnectionReserve', () => {
     reserve.dispose();
   });
 
-  it('once in the room keeps a plain connection for answering newcomers, made a second after a take', async () => {
+  it('keeps a plain connection for answering newcomers, made again a second after it is taken', async () => {
     const reserve = new PeerConnectionReserve(create);
     await vi.advanceTimersByTimeAsync(500);
-    const mesh = meshOn(reserve);
-    mesh.connect('a');
-    expect(reserve.sizes).toEqual({ offer: 1, answer: 0 });
-    await vi.advanceTimersByTimeAsync(999);
-    expect(FakePC.made).toHaveLength(2);
-    await vi.advanceTimersByTimeAsync(1);
+    meshOn(reserve).connect('a');
     expect(reserve.sizes).toEqual({ offer: 1, answer: 1 });
     const plain = FakePC.made[2]!;
     expect(plain.signalingState).toBe('stable');
     // A newcomer's offer is taken on the plain one (a primed one cannot answer).
     expect(reserve.take({ iceServers: [] }, 'answer')).toBe(plain);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(FakePC.made).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(FakePC.made).toHaveLength(4);
+    // In the room, no more primed spares are made; the one left stays for a rebuild.
+    expect(reserve.sizes).toEqual({ offer: 1, answer: 1 });
     reserve.dispose();
   });
 
@@ -181,6 +188,7 @@ describe('PeerConnectionReserve', () => {
     expect(out.filter((m) => m.type === 'offer')).toHaveLength(1);
     expect(out[0]!.type === 'offer' && out[0]!.offer.sdp).toContain(JSON.stringify(stun));
     // Later spares are made with the room's servers.
+    reserve.take({ iceServers: stun }, 'answer');
     await vi.advanceTimersByTimeAsync(1000);
     expect(FakePC.made.at(-1)!.config.iceServers).toEqual(stun);
     reserve.dispose();
@@ -188,7 +196,7 @@ describe('PeerConnectionReserve', () => {
 
   it('replaces a primed spare that never gathers a candidate, before any link uses it', async () => {
     FakePC.silent = true;
-    const reserve = new PeerConnectionReserve(create, { offers: 1 });
+    const reserve = new PeerConnectionReserve(create, { offers: 1, answers: 0 });
     await vi.advanceTimersByTimeAsync(500);
     expect(FakePC.made).toHaveLength(1);
     FakePC.silent = false;
@@ -239,5 +247,26 @@ describe('PeerConnectionReserve', () => {
     await vi.advanceTimersByTimeAsync(5000);
     expect(late).toBe(FakePC.made[3]);
     expect(FakePC.made).toHaveLength(4);
+  });
+
+  it('is made when the room code loads if the page may already use the camera, and handed to the page', async () => {
+    vi.resetModules();
+    vi.stubGlobal('RTCPeerConnection', FakePC);
+    vi.stubGlobal('navigator', {
+      permissions: {
+        query: async ({ name }: { name: string }) => ({ state: name === 'camera' ? 'granted' : 'prompt' }),
+      },
+    });
+    const mod = await import('./connection-reserve');
+    await vi.advanceTimersByTimeAsync(0);
+    // Before any page asked: the spare is already made (and primes while React renders).
+    expect(FakePC.made).toHaveLength(1);
+    const reserve = mod.PeerConnectionReserve.forPage();
+    expect(reserve.sizes.offer).toBeGreaterThan(0);
+    expect(FakePC.made).toHaveLength(1);
+    const later = mod.PeerConnectionReserve.forPage();
+    expect(later).not.toBe(reserve);
+    later.dispose();
+    reserve.dispose();
   });
 });

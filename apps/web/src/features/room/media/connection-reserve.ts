@@ -25,11 +25,15 @@ import { cancelPriming, peerConnectionConfig, primeOffer, type PeerConnectionUse
  * and have gathered their candidates; a link adopting one sends that offer at once (or when it is
  * set, if the link came first: with `?name=` the join can take only 150 ms from the page's start,
  * so the delay is kept short). A primed spare that gathers no candidate is replaced
- * (the failure above, caught before any link uses it). Once in the room, links mostly answer
- * newcomers' offers, which needs a connection without an offer: after the first take the reserve
- * keeps `answers` plain spares (default 1), made REFILL_DELAY_MS after a take.
+ * (the failure above, caught before any link uses it). Answering a newcomer's offer needs a
+ * connection without an offer (Chromium does not reuse the primed transceivers for a remote offer):
+ * the reserve also keeps `answers` plain spares (default 1), before the join (the first person in
+ * answers the second; without one that answer ran on a brand-new connection, and 4 of 30 bench
+ * joins took 4.5-6 s: the guest got a second offer after 3 s, the host's rebuild) and after, made
+ * REFILL_DELAY_MS after a take.
  *
- * Created when the room page may use the camera or microphone, closed when it unmounts.
+ * Made when the room's code loads if the page may already use the camera or microphone (see
+ * `forPage`), otherwise once the pre-join has that permission; closed when the page unmounts.
  */
 
 type CreatePeerConnection = (config: RTCConfiguration) => RTCPeerConnection;
@@ -82,6 +86,21 @@ export class PeerConnectionReserve {
     this.fill();
   }
 
+  /**
+   * The room page's reserve: the one made when the room's code loaded, if the page already had
+   * camera or microphone permission then (see `early` below), otherwise a new one.
+   */
+  static forPage(): PeerConnectionReserve {
+    pageReserveWanted = false;
+    const made = pageReserve;
+    pageReserve = null;
+    if (made && !made.disposed) {
+      if (pageReserveExpiry) clearTimeout(pageReserveExpiry);
+      return made;
+    }
+    return new PeerConnectionReserve();
+  }
+
   /** How many spares are waiting, by use (for tests). */
   get sizes(): { offer: number; answer: number } {
     const offer = this.spares.filter((s) => s.forOffer).length;
@@ -131,16 +150,20 @@ export class PeerConnectionReserve {
     for (const s of [...this.spares]) this.remove(s, true);
   }
 
-  /** Makes the spares the current phase wants, one at a time. */
+  /** Makes the spares the current phase wants, one at a time, offers first. */
   private fill(): void {
-    if (this.disposed) return;
-    const want = this.inRoom
-      ? { forOffer: false, count: this.answers }
-      : { forOffer: true, count: this.offers };
-    const have = this.spares.filter((s) => s.forOffer === want.forOffer).length;
-    if (have >= want.count) return;
-    if (!this.make(want.forOffer)) return;
-    if (have + 1 < want.count) this.schedule(STAGGER_MS);
+    const forOffer = this.wanted();
+    if (forOffer === null || !this.make(forOffer)) return;
+    if (this.wanted() !== null) this.schedule(STAGGER_MS);
+  }
+
+  /** Which spare to make next (true: one to prime), or null when the reserve is full. */
+  private wanted(): boolean | null {
+    if (this.disposed) return null;
+    const offers = this.spares.filter((s) => s.forOffer).length;
+    if (!this.inRoom && offers < this.offers) return true;
+    if (this.spares.length - offers < this.answers) return false;
+    return null;
   }
 
   private make(forOffer: boolean): boolean {
@@ -207,13 +230,50 @@ export class PeerConnectionReserve {
   }
 }
 
-/** Whether the page may already use the camera or the microphone (no prompt pending). */
-export async function mediaPermissionGranted(): Promise<boolean> {
+function queryMediaPermission(): Promise<boolean> {
   const query = (name: string) =>
     navigator.permissions
       ?.query({ name: name as PermissionName })
       .then((s) => s.state === 'granted')
       .catch(() => false) ?? Promise.resolve(false);
-  const [camera, microphone] = await Promise.all([query('camera'), query('microphone')]);
-  return camera || microphone;
+  return Promise.all([query('camera'), query('microphone')]).then(([camera, mic]) => camera || mic);
+}
+
+/**
+ * Asked as soon as the room's code loads, before React renders the page: the answer takes a
+ * browser round trip (up to 130 ms on the loaded 2-core machine), and with a `?name=` link the
+ * join is under way as the page starts, so the first spare must not wait for it.
+ */
+let early: Promise<boolean> | null = typeof navigator === 'undefined' ? null : queryMediaPermission();
+
+/**
+ * With the permission already granted, the page's reserve is made right then, not when the page
+ * has rendered and its controller starts: with `?name=` the join follows the start within 80-170
+ * ms, too soon for a spare made at the start to hold its offer, while the render before the start
+ * took 100-700 ms (more for a third person, whose machine is decoding two videos). Not claimed
+ * within a minute (the page showed an error instead of the room), it is closed.
+ */
+let pageReserve: PeerConnectionReserve | null = null;
+let pageReserveWanted = typeof RTCPeerConnection === 'function';
+let pageReserveExpiry: ReturnType<typeof setTimeout> | null = null;
+const PAGE_RESERVE_UNCLAIMED_MS = 60_000;
+void early?.then((granted) => {
+  if (!granted || !pageReserveWanted) return;
+  pageReserveWanted = false;
+  const reserve = new PeerConnectionReserve();
+  pageReserve = reserve;
+  pageReserveExpiry = setTimeout(() => {
+    if (pageReserve === reserve) pageReserve = null;
+    reserve.dispose();
+  }, PAGE_RESERVE_UNCLAIMED_MS);
+});
+
+/**
+ * Whether the page may already use the camera or the microphone (no prompt pending). The first
+ * call gets the answer asked when the module loaded; later calls ask again.
+ */
+export function mediaPermissionGranted(): Promise<boolean> {
+  const answer = early ?? queryMediaPermission();
+  early = null;
+  return answer;
 }
