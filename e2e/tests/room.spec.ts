@@ -216,7 +216,6 @@ describe('meeting room with real media', () => {
       (e: unknown) => (e instanceof Error ? e.message : String(e)),
     );
     expect(error, 'the check passed with a frozen camera').not.toBeNull();
-    console.log('FREEZE-MSG', error); // TEMP
     // Eve is named, for her video and her tile, not for her audio (still live); Gus is not named.
     const lines = error!.split('\n').slice(1);
     expect(lines).toHaveLength(1);
