@@ -27,6 +27,40 @@ function str(v: unknown): string | null {
 }
 
 /**
+ * Who the provider's claims say the person is. The account's email becomes the host's identity
+ * in invitation mail (sender name, calendar ORGANIZER), so an address the provider itself says
+ * it has not verified (`email_verified: false`) is refused; a provider that does not say is
+ * believed (many only send the claim when it is true).
+ */
+export function identityFromClaims(
+  issuer: string,
+  claims: Record<string, unknown>,
+  idToken: string | null,
+): VerifiedIdentity {
+  const email = str(claims.email);
+  const subject = str(claims.sub);
+  if (!subject) throw new SignInRejected('The identity provider sent no subject.');
+  if (!email) {
+    throw new SignInRejected(
+      'The identity provider did not share your email address; Parley needs it (scope "email").',
+    );
+  }
+  if (claims.email_verified === false || claims.email_verified === 'false') {
+    throw new SignInRejected(
+      'Your email address is not verified at the identity provider. Verify it there, then sign in again.',
+    );
+  }
+  return {
+    issuer,
+    subject,
+    email: email.toLowerCase(),
+    firstName: str(claims.given_name)?.slice(0, 100) ?? null,
+    lastName: str(claims.family_name)?.slice(0, 100) ?? null,
+    idToken,
+  };
+}
+
+/**
  * The relying party: authorization code flow with PKCE (S256), state and nonce, by
  * `openid-client`. Discovery is lazy (first sign-in) and cached; a failed discovery is retried
  * on the next sign-in instead of being cached.
@@ -125,22 +159,7 @@ export function createRelyingParty(opts: RelyingPartyOptions): IdentityProvider 
           `The identity provider at ${opts.issuer} could not be reached (${(err as Error).message}). Please try again later.`,
         );
       }
-      const email = str(claims.email);
-      const subject = str(claims.sub);
-      if (!subject) throw new SignInRejected('The identity provider sent no subject.');
-      if (!email) {
-        throw new SignInRejected(
-          'The identity provider did not share your email address; Parley needs it (scope "email").',
-        );
-      }
-      return {
-        issuer: config.serverMetadata().issuer,
-        subject,
-        email: email.toLowerCase(),
-        firstName: str(claims.given_name)?.slice(0, 100) ?? null,
-        lastName: str(claims.family_name)?.slice(0, 100) ?? null,
-        idToken,
-      };
+      return identityFromClaims(config.serverMetadata().issuer, claims, idToken);
     },
 
     async endSessionUrl(idToken, postLogoutRedirectUri) {
