@@ -1,6 +1,6 @@
 import type { BusEnvelope, RoomBus } from './types.js';
 
-/** The default: this process's hub is the only consumer. */
+/** The default: this process's sockets (realtime/sockets.ts) are the only consumer. */
 export function createInProcessBus(): RoomBus {
   let handler: ((e: BusEnvelope) => void) | null = null;
   return {
