@@ -51,6 +51,21 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Bytes of `s` as UTF-8 (the protocol package runs in browsers and Node without either's types). */
+function utf8Length(s: string): number {
+  let bytes = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      bytes += 4; // a surrogate pair is one 4-byte character
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
 /**
  * The `data` of a collaboration_update: an object, nested at most COLLABORATION_LIMITS.maxDepth
  * deep and at most COLLABORATION_LIMITS.maxBytes serialized, so that passing it on can never fail.
@@ -63,7 +78,7 @@ const collaborationData = z.record(z.string(), z.unknown()).superRefine((data, c
     });
     return;
   }
-  if (new TextEncoder().encode(JSON.stringify(data)).length > COLLABORATION_LIMITS.maxBytes) {
+  if (utf8Length(JSON.stringify(data)) > COLLABORATION_LIMITS.maxBytes) {
     ctx.addIssue({
       code: 'custom',
       message: `Collaboration data may be at most ${COLLABORATION_LIMITS.maxBytes} bytes`,
