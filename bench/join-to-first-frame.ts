@@ -248,7 +248,7 @@ try {
       const lastFrame = s.lastFrame!;
       const click = s.click ?? null;
       const fromClick = click === null ? null : lastFrame - click;
-      if (click === null && scenario !== 'click') autoJoined += 1;
+      if (click === null && scenario !== 'click' && i >= 0) autoJoined += 1;
       if (scenario === 'click' && click === null) throw new Error('the bare link joined without a click');
       if (i >= 0) {
         runs[scenario].push({ fromLink: lastFrame, fromClick, steps: s });
