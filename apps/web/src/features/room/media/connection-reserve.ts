@@ -47,7 +47,7 @@ export interface ReserveOptions {
 
 /** A new connection's permission answers arrive 20-60 ms after construction (see above). */
 const PRIME_DELAY_MS = 100;
-/** Spares are made one at a time, this far apart, to spread their cost over the page load. */
+/** Plain spares are made this far apart, to spread their cost over the page load. */
 const STAGGER_MS = 100;
 /** A primed spare without a single candidate by then will never have one: replaced. */
 const PRIMED_NO_CANDIDATE_MS = 2000;
@@ -150,10 +150,18 @@ export class PeerConnectionReserve {
     for (const s of [...this.spares]) this.remove(s, true);
   }
 
-  /** Makes the spares the current phase wants, one at a time, offers first. */
+  /**
+   * Makes the spares the current phase wants: the primed ones together (the newcomer needs all its
+   * offers at `joined`, with `?name=` 150 ms after the start; made 100 ms apart, the third person's
+   * second offer waited for its priming: joined → offers 100 / 232 ms), then the plain ones one at
+   * a time.
+   */
   private fill(): void {
-    const forOffer = this.wanted();
-    if (forOffer === null || !this.make(forOffer)) return;
+    const first = this.wanted();
+    if (first === null) return;
+    if (first) {
+      while (this.wanted() === true) if (!this.make(true)) return;
+    } else if (!this.make(false)) return;
     if (this.wanted() !== null) this.schedule(STAGGER_MS);
   }
 
