@@ -26,6 +26,15 @@ export const WS_LIMITS = {
   chatDuplicateWindowMs: 1000,
   /** Messages a socket may send per second before being refused (burst allowance). */
   messagesPerSecond: 50,
+  /**
+   * Added: the server's send buffer of one socket (bytes written but not yet taken by the client).
+   * Over the soft cap, droppable messages (`collaboration_update`) are not sent to that socket.
+   */
+  sendBufferSoftBytes: 1024 * 1024,
+  /** Added: over this the socket is closed at once with 4013 (slowConsumer). */
+  sendBufferHardBytes: 4 * 1024 * 1024,
+  /** Added: a socket that stays over the soft cap this long is closed with 4013. */
+  slowConsumerGraceMs: 10_000,
 } as const;
 
 /** Bounds of the free-form `data` of a collaboration_update (whiteboard, notes). */
@@ -102,6 +111,8 @@ export const WS_CLOSE = {
   sessionEnded: 4010,
   deniedEntry: 4011,
   rateLimited: 4029,
+  /** Added: the client did not read what the server sent (send buffer over its caps); resume. */
+  slowConsumer: 4013,
 } as const;
 
 /** The development test room of /webrtc-test: ephemeral, signaling only, not in production. */

@@ -5,9 +5,10 @@ import { TEST_ROOM_ID, TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.
 import { RoomError } from '../modules/rooms/errors.js';
 import type { BaseContext, ErrorCode, HandlerDef, RealtimeServices } from './context.js';
 import { handlers, TEST_ROOM_MESSAGES } from './handlers/index.js';
+import { DROPPABLE, type SendBufferSettings } from './send-buffer.js';
 import type { Conn } from './types.js';
 
-export interface ConnectionSettings {
+export interface ConnectionSettings extends SendBufferSettings {
   joinTimeoutMs: number;
   messagesPerSecond: number;
 }
@@ -35,7 +36,9 @@ function requestIdOf(value: unknown): string | undefined {
  * and dispatched to the handler of its type. Frames are handled one after another (a handler that
  * awaits the database finishes before the next frame starts). Bad frames get `error bad_message`;
  * too many frames get `error rate_limited`, then close 4029; oversize frames close with 1009 (the
- * `ws` maxPayload).
+ * `ws` maxPayload). What is sent is bounded by the socket's send buffer (see send-buffer.ts): over
+ * the soft cap droppable messages are dropped, and a socket that stays over it (or goes over the
+ * hard cap) is closed with 4013.
  */
 export function handleConnection(
   socket: WebSocket,
@@ -60,9 +63,20 @@ export function handleConnection(
     inRoom: false,
     isHost: false,
     bind: (roomId: string, participantId: string) => sockets.bind(conn, roomId, participantId),
-    send: (message: ServerMessage) => conn.sendText(JSON.stringify(message)),
-    sendText: (text: string) => {
-      if (socket.readyState === socket.OPEN) socket.send(text);
+    send: (message: ServerMessage) => conn.sendText(JSON.stringify(message), message.type),
+    sendText: (text, type) => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (socket.bufferedAmount > settings.sendBufferSoftBytes) {
+        overSoftCap();
+        if (DROPPABLE.has(type)) {
+          dropped += 1;
+          return;
+        }
+      }
+      socket.send(text);
+      const buffered = socket.bufferedAmount;
+      if (buffered > settings.sendBufferHardBytes) closeSlow('hard');
+      else if (buffered > settings.sendBufferSoftBytes) overSoftCap();
     },
     close: (code: number, reason: string) => {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)
@@ -73,6 +87,48 @@ export function handleConnection(
     },
   };
   sockets.track(conn);
+
+  // Send buffer: since when it is over the soft cap (null: under it), and what was dropped.
+  let overSince: number | null = null;
+  let overTimer: ReturnType<typeof setInterval> | null = null;
+  let dropped = 0;
+  const underSoftCap = () => {
+    if (overTimer) clearInterval(overTimer);
+    overTimer = null;
+    overSince = null;
+  };
+  const closeSlow = (cap: 'hard' | 'soft') => {
+    log.info(
+      {
+        socket: conn.id,
+        participantId: conn.participantId,
+        bufferedBytes: socket.bufferedAmount,
+        cap,
+        dropped,
+      },
+      'closing a socket that does not read what it is sent (4013)',
+    );
+    underSoftCap();
+    conn.close(WS_CLOSE.slowConsumer, 'Too much unread data: reconnect');
+    // The close frame is queued behind the unread data: a client that never reads it is cut off.
+    setTimeout(() => {
+      if (socket.readyState !== socket.CLOSED) socket.terminate();
+    }, settings.slowConsumerCloseWaitMs).unref();
+  };
+  const overSoftCap = () => {
+    if (overSince !== null) return;
+    overSince = Date.now();
+    log.debug({ socket: conn.id, bufferedBytes: socket.bufferedAmount }, 'send buffer over its soft cap');
+    const every = Math.max(50, Math.min(1000, settings.slowConsumerGraceMs / 4));
+    overTimer = setInterval(() => {
+      if (socket.readyState !== socket.OPEN || socket.bufferedAmount <= settings.sendBufferSoftBytes) {
+        underSoftCap();
+      } else if (Date.now() - (overSince ?? Date.now()) >= settings.slowConsumerGraceMs) {
+        closeSlow('soft');
+      }
+    }, every);
+    overTimer.unref();
+  };
 
   const fail = (code: ErrorCode, message: string, requestId?: string) =>
     conn.send({ type: 'error', code, message, requestId });
@@ -156,6 +212,7 @@ export function handleConnection(
 
   socket.on('close', () => {
     clearTimeout(joinTimer);
+    underSoftCap();
     // Frames already received are handled first (a queued leave_meeting removes the participant
     // for good); only then does the participant enter the resume grace period.
     void queue
@@ -166,5 +223,4 @@ export function handleConnection(
       })
       .catch((err: unknown) => log.error({ err }, 'realtime disconnect failed'));
   });
-  socket.on('error', (err) => log.debug({ err }, 'websocket error'));
 }

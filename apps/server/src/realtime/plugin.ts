@@ -4,6 +4,9 @@ import fp from 'fastify-plugin';
 import type { ConnectionSettings } from './connection.js';
 import { createSockets, type Sockets } from './sockets.js';
 
+/** How long a socket closed for not reading gets to take its close frame before it is cut off. */
+const SLOW_CONSUMER_CLOSE_WAIT_MS = 5000;
+
 export interface Realtime {
   /** This instance's sockets, and the room transport (`sockets.transport`) over the bus. */
   sockets: Sockets;
@@ -16,7 +19,14 @@ async function realtimePlugin(app: FastifyInstance): Promise<void> {
   const sockets = createSockets(app.bus);
   app.decorate('realtime', {
     sockets,
-    settings: { joinTimeoutMs: WS_LIMITS.joinTimeoutMs, messagesPerSecond: WS_LIMITS.messagesPerSecond },
+    settings: {
+      joinTimeoutMs: WS_LIMITS.joinTimeoutMs,
+      messagesPerSecond: WS_LIMITS.messagesPerSecond,
+      sendBufferSoftBytes: WS_LIMITS.sendBufferSoftBytes,
+      sendBufferHardBytes: WS_LIMITS.sendBufferHardBytes,
+      slowConsumerGraceMs: WS_LIMITS.slowConsumerGraceMs,
+      slowConsumerCloseWaitMs: SLOW_CONSUMER_CLOSE_WAIT_MS,
+    },
   } satisfies Realtime);
   app.addHook('preClose', async () => sockets.closeAll(WS_CLOSE.goingAway, 'Server is restarting'));
 }

@@ -31,7 +31,7 @@ export function createSockets(bus: RoomBus) {
       if (to.kind === 'all' && conn.participantId === to.except) continue;
       if (to.kind === 'hosts' && !conn.isHost) continue;
       text ??= JSON.stringify(message);
-      conn.sendText(text);
+      conn.sendText(text, message.type);
     }
   }
   bus.subscribe(deliver);

@@ -1,4 +1,4 @@
-import type { ServerMessage } from '@parley/protocol';
+import type { ServerMessage, ServerMessageType } from '@parley/protocol';
 import type { ParticipantSocket } from '../modules/rooms/transport.js';
 
 /** The server's record of one WebSocket: the sender of everything that arrives on it. */
@@ -13,6 +13,10 @@ export interface Conn extends ParticipantSocket {
   /** The `joined` said the participant is a host: it hears the hosts' messages (waiting room). */
   isHost: boolean;
   send(message: ServerMessage): void;
-  sendText(text: string): void;
+  /**
+   * Sends a message already serialized (a broadcast is serialized once); `type` decides whether
+   * it may be dropped when the socket's send buffer is over its soft cap.
+   */
+  sendText(text: string, type: ServerMessageType): void;
   close(code: number, reason: string): void;
 }
