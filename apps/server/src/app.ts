@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { JSON_BODY_LIMIT_BYTES } from '@parley/protocol';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import { createDb, type DbHandle } from './db/index.js';
@@ -28,6 +29,8 @@ import { realtimeRoutes } from './realtime/routes.js';
 export interface AppDeps {
   /** An already-open database (tests share one); otherwise the app opens its own from config. */
   db?: DbHandle;
+  /** Where the log goes (tests read it to check levels); standard output otherwise. */
+  logStream?: DestinationStream;
 }
 
 export type App = FastifyInstance;
@@ -41,6 +44,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT_BYTES,

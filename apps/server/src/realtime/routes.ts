@@ -1,9 +1,33 @@
 import websocket from '@fastify/websocket';
 import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { WebSocket } from 'ws';
 import { isCrossSite } from '../modules/auth/plugin.js';
 import { handleConnection } from './connection.js';
 import type { RealtimeServices } from './context.js';
+
+/**
+ * An error on an open socket. What the client did (a frame over the size limit, invalid UTF-8, a
+ * bad opcode or an unmasked frame: `ws`'s WS_ERR_* codes) is not a server error: it is logged at
+ * info without a stack, and `ws` itself closes the socket with the matching code (1009, 1007,
+ * 1002). Anything else (a fault of ours) is logged as an error and the socket is cut off.
+ * (A TCP reset does not come here: `ws` closes the socket without an error event.)
+ */
+function onSocketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code?.startsWith('WS_ERR_')) {
+    request.log.info({ code, reason: error.message }, 'websocket closed: the client sent an invalid frame');
+    return;
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') {
+    request.log.debug({ code }, 'websocket connection lost');
+    socket.terminate();
+    return;
+  }
+  request.log.error({ err: error }, 'websocket failed');
+  socket.terminate();
+}
 
 /**
  * The WebSocket at /ws (spec §7; docs/PROTOCOL.md). Frames over WS_LIMITS.maxMessageBytes close
@@ -11,7 +35,10 @@ import type { RealtimeServices } from './context.js';
  * the socket with 4010) only when the upgrade comes from this site.
  */
 export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(websocket, { options: { maxPayload: WS_LIMITS.maxMessageBytes } });
+  await app.register(websocket, {
+    options: { maxPayload: WS_LIMITS.maxMessageBytes },
+    errorHandler: onSocketError,
+  });
   const { sockets, settings } = app.realtime;
   const services: RealtimeServices = { rooms: app.rooms, chat: app.chat, sockets, log: app.log };
 
