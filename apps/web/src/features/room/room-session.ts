@@ -62,6 +62,8 @@ export class RoomSession {
   private disposed = false;
   private readonly cleanups: (() => void)[] = [];
   private existingTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Who was connected when we joined: the people we offer to (the reconciliation's scope). */
+  private connectedAtJoin = new Set<string>();
   private lastMediaState = '';
 
   constructor(private readonly opts: RoomSessionOptions) {
@@ -147,7 +149,8 @@ export class RoomSession {
       allMuted: m.allMuted,
     });
     // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
-    for (const p of others) if (p.isConnected) this.mesh.connect(p.id);
+    this.connectedAtJoin = new Set(others.filter((p) => p.isConnected).map((p) => p.id));
+    for (const id of this.connectedAtJoin) this.mesh.connect(id);
     this.lastMediaState = '';
     // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone
     // is, too. Someone who unmuted after Mute All is not muted again (their isMuted is false).
@@ -167,7 +170,9 @@ export class RoomSession {
     for (const p of list) {
       if (p.id === selfId) continue;
       this.upsert(p);
-      if (p.isConnected && !this.mesh.get(p.id)) this.mesh.connect(p.id);
+      // Only those we were to offer to: anyone who connected after us offers to us, and offering
+      // too collided with their offer whenever they arrived about 1 s after our join (glare).
+      if (p.isConnected && !this.mesh.get(p.id) && this.connectedAtJoin.has(p.id)) this.mesh.connect(p.id);
     }
   }
 
