@@ -99,6 +99,8 @@ export interface JoinOptions {
   isHost?: boolean;
   sessionId?: string;
   password?: string;
+  /** The join token this tab was given before (a reload). */
+  resumeToken?: string;
   cookie?: string;
   isMuted?: boolean;
   isVideoOn?: boolean;
@@ -128,6 +130,7 @@ export async function postJoin(
       isVideoOn: options.isVideoOn ?? true,
       sessionId: options.sessionId ?? `s-${Math.random()}`,
       ...(options.password !== undefined ? { password: options.password } : {}),
+      ...(options.resumeToken !== undefined ? { resumeToken: options.resumeToken } : {}),
     },
   });
   if (res.statusCode !== 200) throw new Error(`join answered ${res.statusCode}: ${res.body}`);

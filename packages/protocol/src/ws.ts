@@ -285,6 +285,12 @@ export const joinRequestSchema = z.object({
   isVideoOn: z.boolean().default(true),
   sessionId: z.string().min(1).max(100),
   password: z.string().max(200).optional(),
+  /**
+   * Added: the join token this browser tab was answered last time for this meeting. With it a
+   * reload comes back as the same participant; without it a guest's `sessionId` alone makes a
+   * new participant (signed-in users come back by their session cookie and `sessionId`).
+   */
+  resumeToken: z.string().min(16).max(256).optional(),
 });
 export type JoinRequest = z.infer<typeof joinRequestSchema>;
 
@@ -323,6 +329,8 @@ export const participantRegistrationSchema = z.object({
   email: z.email().max(254).optional(),
   sessionId: z.string().min(1).max(100).optional(),
   password: z.string().max(200).optional(),
+  /** Added: as in joinRequestSchema. */
+  resumeToken: z.string().min(16).max(256).optional(),
   isMuted: z.boolean().default(true),
   isVideoOn: z.boolean().default(true),
 });

@@ -263,11 +263,15 @@ describe('dropped sockets and reloads', () => {
     }
   });
 
-  it('a reload with the same sessionId returns the same participant and replaces the old socket (4009)', async () => {
+  it('a reload (same sessionId and its previous join token) returns the same participant and replaces the old socket (4009)', async () => {
     const m = await newMeeting();
     const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
     const first = await enter(t, ws, m.meetingId, { name: 'Bob', sessionId: 'tab-1' });
-    const second = await enter(t, ws, m.meetingId, { name: 'Bob', sessionId: 'tab-1' });
+    const second = await enter(t, ws, m.meetingId, {
+      name: 'Bob',
+      sessionId: 'tab-1',
+      resumeToken: first.join.joinToken,
+    });
     expect(second.join.id).toBe(first.join.id);
     expect(second.join.joinToken).not.toBe(first.join.joinToken);
     expect((await first.socket.closed).code).toBe(WS_CLOSE.replaced);

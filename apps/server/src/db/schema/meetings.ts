@@ -33,6 +33,13 @@ export const meetings = pgTable(
      * transcripts, summaries): the retention job leaves it alone.
      */
     keepContent: boolean('keep_content').notNull().default(false),
+    /**
+     * The server instance whose room holds this live meeting, and when it last said so (every
+     * ROOM_HEARTBEAT.everyMs). At start-up, and from then on, an instance finishes only live
+     * meetings whose heartbeat went stale: not the rooms another instance is still running.
+     */
+    liveInstance: text('live_instance'),
+    liveHeartbeatAt: timestamp('live_heartbeat_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

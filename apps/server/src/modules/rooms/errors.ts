@@ -28,6 +28,12 @@ export const ROOM_MESSAGES = {
   tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
   tooManyLookups: 'Too many requests. Please wait a minute and try again.',
   tooManyJoins: 'Too many attempts to join this meeting. Please wait a minute and try again.',
+  tooManyNewFromClient:
+    'Too many people joined this meeting from your network in the last minute. Please wait a minute and try again.',
+  tooManyNewInMeeting:
+    'Too many people are joining this meeting right now. Please wait a minute and try again.',
+  waitingRoomFull: 'The waiting room of this meeting is full. Please try again later.',
+  knockExpired: 'Nobody let you in within 10 minutes. Ask the host, then join again.',
   removedCannotRejoin: 'The host removed you from this meeting. You cannot join it again.',
   notJoined: 'Send join_meeting first',
   stillWaiting: 'Waiting for the host to let you in',
@@ -42,6 +48,10 @@ export const ROOM_MESSAGES = {
   removed: 'You have been removed from the meeting by the host.',
 } as const;
 
+/** Wrong passwords locked a meeting's password entry; says for how long. */
+export const passwordLockedMessage = (minutes: number): string =>
+  `Too many wrong passwords were tried for this meeting. Password entry is locked; please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+
 export const roomErrors = {
   notJoined: () => new RoomError('not_joined', 403, ROOM_MESSAGES.notJoined),
   stillWaiting: () => new RoomError('not_joined', 403, ROOM_MESSAGES.stillWaiting),
@@ -49,6 +59,7 @@ export const roomErrors = {
   noParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noParticipant),
   noWaitingParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noWaitingParticipant),
   full: () => new RoomError('forbidden', 409, ROOM_MESSAGES.full),
+  waitingRoomFull: () => new RoomError('forbidden', 429, ROOM_MESSAGES.waitingRoomFull),
   removedCannotRejoin: () => new RoomError('forbidden', 403, ROOM_MESSAGES.removedCannotRejoin),
   invalidToken: (message: string = ROOM_MESSAGES.invalidToken) =>
     new RoomError('invalid_token', 401, message),

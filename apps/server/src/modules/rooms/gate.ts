@@ -2,21 +2,40 @@ import { HttpError, notFound } from '../../http/errors.js';
 import type { MeetingRow } from '../../db/schema/index.js';
 import type { ActiveSession } from '../auth/session-service.js';
 import { verifyMeetingPassword } from '../meetings/password.js';
-import { WindowCounter } from './limiter.js';
+import { Lockout, WindowCounter } from './limiter.js';
 import type { RoomsRepository } from './repository.js';
 import type { RoomMeeting } from './state.js';
 import { TEST_ROOM_ID, testRoomMeeting } from './test-room.js';
-import { ROOM_MESSAGES } from './errors.js';
+import { ROOM_MESSAGES, passwordLockedMessage } from './errors.js';
 
 /** Wrong passwords allowed per client and meeting per minute. */
 export const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 60_000 };
+/**
+ * Wrong passwords allowed per MEETING, from any address, within `windowMs`; then its password
+ * entry is locked for `lockMs` (the signed-in host, who needs no password, still gets in; so does
+ * a participant coming back with its join token). At most 10 guesses per 15 minutes: a 4-digit
+ * password that took 6 s from "different" addresses would now take weeks.
+ */
+export const MEETING_PASSWORD_LOCK = { limit: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
 /** Unknown meeting ids a client may try per minute (ids must not be enumerable). */
 export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
 /**
- * Joins (POST /join or /participants, any outcome) a client may make to one meeting per minute,
- * so that one client cannot fill a meeting with participants that never connect.
+ * Join requests (POST /join or /participants, any outcome) a client (a signed-in user, else an
+ * address) may make to one meeting per minute: a flood guard, high enough for an office behind
+ * one address. A participant coming back with its join token (a reload) is not counted.
  */
-export const JOIN_ATTEMPTS = { limit: 30, windowMs: 60_000 };
+export const JOIN_ATTEMPTS = { limit: 300, windowMs: 60_000 };
+/**
+ * NEW participants one client (a signed-in user, else an address) may add to one meeting per
+ * minute: 100 colleagues behind one office NAT join a 100-person meeting within a minute, while
+ * reloads and resumes (which come back as the same participant) are not counted.
+ */
+export const NEW_PARTICIPANTS_PER_CLIENT = { limit: 120, windowMs: 60_000 };
+/**
+ * NEW participants a meeting takes per minute from everyone together (no address change escapes
+ * it); its host is never held back by it.
+ */
+export const NEW_PARTICIPANTS_PER_MEETING = { limit: 200, windowMs: 60_000 };
 
 export interface Caller {
   auth: ActiveSession | null;
@@ -52,6 +71,19 @@ export function toRoomMeeting(row: MeetingRow): RoomMeeting {
  */
 export function createJoinGate(repo: RoomsRepository, options: { testRoom: boolean }) {
   const passwordFailures = new WindowCounter(PASSWORD_ATTEMPTS.limit, PASSWORD_ATTEMPTS.windowMs);
+  const meetingPasswordFailures = new WindowCounter(
+    MEETING_PASSWORD_LOCK.limit,
+    MEETING_PASSWORD_LOCK.windowMs,
+  );
+  const passwordLock = new Lockout(MEETING_PASSWORD_LOCK.lockMs);
+  const newPerClient = new WindowCounter(
+    NEW_PARTICIPANTS_PER_CLIENT.limit,
+    NEW_PARTICIPANTS_PER_CLIENT.windowMs,
+  );
+  const newPerMeeting = new WindowCounter(
+    NEW_PARTICIPANTS_PER_MEETING.limit,
+    NEW_PARTICIPANTS_PER_MEETING.windowMs,
+  );
   const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
   const joins = new WindowCounter(JOIN_ATTEMPTS.limit, JOIN_ATTEMPTS.windowMs);
 
@@ -75,18 +107,32 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
     return meeting;
   }
 
+  const locked = (meetingId: string): HttpError | null => {
+    const ms = passwordLock.remainingMs(meetingId);
+    return ms > 0 ? new HttpError(429, passwordLockedMessage(Math.ceil(ms / 60_000))) : null;
+  };
+
   async function checkPassword(meeting: MeetingRow, password: string | undefined, caller: Caller) {
     if (!meeting.passwordHash) return;
     const key = `${caller.clientKey}|${meeting.id}`;
+    const lockedNow = locked(meeting.id);
+    if (lockedNow) throw lockedNow;
     if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
     if (!password) throw new HttpError(401, ROOM_MESSAGES.passwordRequired, { requiresPassword: true });
     // Counted before the (slow) hash check, so concurrent guesses cannot all be evaluated;
-    // a right password takes its attempt back.
+    // a right password takes its attempts back.
     if (!passwordFailures.tryRecord(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
+    if (!meetingPasswordFailures.tryRecord(meeting.id)) {
+      passwordFailures.undo(key);
+      passwordLock.lock(meeting.id);
+      throw locked(meeting.id)!;
+    }
     if (!(await verifyMeetingPassword(meeting.passwordHash, password))) {
+      if (meetingPasswordFailures.isBlocked(meeting.id)) passwordLock.lock(meeting.id);
       throw new HttpError(403, ROOM_MESSAGES.wrongPassword, { requiresPassword: true });
     }
     passwordFailures.undo(key);
+    meetingPasswordFailures.undo(meeting.id);
   }
 
   return {
@@ -95,9 +141,12 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
       publicId: string,
       input: { isHost: boolean; password?: string },
       caller: Caller,
+      returning = false,
     ): Promise<Entry> {
       const userId = caller.auth?.user.id ?? null;
-      if (!joins.tryRecord(`${caller.clientKey}|${publicId}`)) {
+      // A signed-in user has a budget of its own; a participant coming back spends none.
+      const client = userId ? `user:${userId}` : `ip:${caller.clientKey}`;
+      if (!returning && !joins.tryRecord(`${client}|${publicId}`)) {
         throw new HttpError(429, ROOM_MESSAGES.tooManyJoins);
       }
       if (isTestRoom(publicId)) return { meeting: testRoomMeeting(), userId, isHost: false };
@@ -106,8 +155,25 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
       if (meeting.status === 'ended' || !meeting.isActive) throw new HttpError(410, ROOM_MESSAGES.ended);
       // Host powers belong to the meeting's signed-in owner only: a host=true link proves nothing.
       const isHost = input.isHost && userId === meeting.hostId;
-      if (!isHost) await checkPassword(meeting, input.password, caller);
+      // A participant coming back with its join token passed the password when it first came in.
+      if (!isHost && !returning) await checkPassword(meeting, input.password, caller);
       return { meeting: toRoomMeeting(meeting), userId, isHost };
+    },
+
+    /**
+     * Counts a NEW participant of `publicId` (not a reload or resume) against the client's and the
+     * meeting's budgets, in one synchronous step; throws 429 past either. The host is counted
+     * against neither.
+     */
+    spendNew(publicId: string, caller: Caller, isHost: boolean): void {
+      if (isHost) return;
+      const client = caller.auth ? `user:${caller.auth.user.id}` : `ip:${caller.clientKey}`;
+      const clientKey = `${client}|${publicId}`;
+      if (!newPerClient.tryRecord(clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyNewFromClient);
+      if (!newPerMeeting.tryRecord(publicId)) {
+        newPerClient.undo(clientKey);
+        throw new HttpError(429, ROOM_MESSAGES.tooManyNewInMeeting);
+      }
     },
 
     /** The room id and owner of a public id (404 for unknown meetings; budgeted like a join). */

@@ -56,3 +56,29 @@ export class WindowCounter {
     }
   }
 }
+
+/** Keys locked until a time (in memory, per server instance): a meeting's password entry. */
+export class Lockout {
+  private readonly until = new Map<string, number>();
+
+  constructor(
+    private readonly lockMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** How long `key` stays locked (0 when it is not). */
+  remainingMs(key: string): number {
+    const until = this.until.get(key);
+    if (until === undefined) return 0;
+    const left = until - this.now();
+    if (left > 0) return left;
+    this.until.delete(key);
+    return 0;
+  }
+
+  lock(key: string): void {
+    const t = this.now();
+    for (const [k, until] of this.until) if (until <= t) this.until.delete(k);
+    this.until.set(key, t + this.lockMs);
+  }
+}

@@ -4,8 +4,11 @@ import {
   denyKeyOf,
   hashJoinToken,
   memberBySession,
+  memberByToken,
   roster,
+  seatsTaken,
   toRoomParticipant,
+  waitingCount,
   waitingList,
   type Admission,
   type MemberState,
@@ -64,13 +67,36 @@ export interface ComeIn {
   isVideoOn: boolean;
   userId: string | null;
   sessionId: string | undefined;
+  /** SHA-256 of the previous join token the browser presented (`resumeToken`), if any. */
+  resumeTokenHash: string | null;
   admission: Admission;
+  /** Counts a new participant against the join budgets (throws 429 past them); not for a return. */
+  spendNew(): void;
+  now: number;
+}
+
+/** Most guests that may wait in a meeting's waiting room at once. */
+export const WAITING_ROOM_LIMIT = 50;
+
+/**
+ * The participant a join comes back as, if any: the one whose previous join token the browser
+ * presents (same signed-in user, or a guest), or a signed-in user's own participant of that tab
+ * (its session cookie is the proof). A session id alone proves nothing: it travels in links,
+ * logs and screenshots, so a guest presenting another's session id is a new participant.
+ */
+function returning(room: RoomState, input: ComeIn, sessionKey: string): MemberState | undefined {
+  if (input.resumeTokenHash) {
+    const m = memberByToken(room, input.resumeTokenHash);
+    if (m && m.userId === input.userId) return m;
+  }
+  return input.userId ? memberBySession(room, sessionKey) : undefined;
 }
 
 /**
- * Issues a join token: for a new participant, or for the participant this session key already has
- * (a reload), whose previous token stops working. Refused for a participant the host removed (the
- * deny list; never the meeting's owner) and, for a new participant, when the room is full.
+ * Issues a join token: for a new participant, or for the participant this browser already is (a
+ * reload, see `returning`), whose previous token stops working. Refused for a participant the
+ * host removed (the deny list; never the meeting's owner); for a new participant, when the seats
+ * are taken (hosts take none), when the waiting room is full, or past the join budgets.
  * A non-host who comes in while Mute All is on comes in muted.
  */
 export function issue(room: RoomState, input: ComeIn): { member: MemberState; token: string } {
@@ -79,8 +105,16 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
   const denyKey = denyKeyOf(input.userId, sessionId);
   const isOwner = input.userId !== null && input.userId === room.meeting.hostId;
   if (room.denied.has(denyKey) && !isOwner) throw roomErrors.removedCannotRejoin();
-  let member = memberBySession(room, sessionKey);
-  if (!member && room.members.size >= room.meeting.maxParticipants) throw roomErrors.full();
+  let member = returning(room, input, sessionKey);
+  if (member && room.denied.has(member.denyKey) && !isOwner) throw roomErrors.removedCannotRejoin();
+  if (!member) {
+    if (input.admission === 'waiting') {
+      if (waitingCount(room) >= WAITING_ROOM_LIMIT) throw roomErrors.waitingRoomFull();
+    } else if (!input.isHost && seatsTaken(room) >= room.meeting.maxParticipants) {
+      throw roomErrors.full();
+    }
+    input.spendNew();
+  }
 
   const token = randomBytes(32).toString('base64url');
   const isMuted = input.isMuted || (room.allMuted && !input.isHost);
@@ -89,7 +123,10 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
     member.name = input.name;
     member.email = input.email ?? member.email;
     member.isHost = input.isHost;
-    if (member.admission === 'waiting') member.admission = input.admission;
+    if (member.admission === 'waiting' && input.admission === 'admitted') {
+      member.admission = 'admitted';
+      member.waitingSince = null;
+    }
     if (!member.announced) {
       member.isMuted = isMuted;
       member.isVideoOn = input.isVideoOn;
@@ -112,9 +149,10 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       announced: false,
       everConnected: false,
       lastChat: null,
+      waitingSince: input.admission === 'waiting' ? input.now : null,
     };
     room.members.set(member.id, member);
-    room.bySession.set(sessionKey, member.id);
+    if (input.userId) room.bySession.set(sessionKey, member.id);
   }
   return { member, token };
 }
@@ -131,7 +169,7 @@ export interface Gone {
 /** Takes a participant out of the room for good. */
 export function drop(room: RoomState, member: MemberState): Gone {
   room.members.delete(member.id);
-  room.bySession.delete(member.sessionKey);
+  if (room.bySession.get(member.sessionKey) === member.id) room.bySession.delete(member.sessionKey);
   return {
     participantId: member.id,
     announced: member.announced,

@@ -13,6 +13,8 @@ import type { Audience, RoomTransport } from './transport.js';
 export function createRoomNews(deps: {
   transport: RoomTransport;
   repo: Pick<RoomsRepository, 'markLive' | 'markFinished'>;
+  /** This server instance's id (recorded on the meetings its rooms hold). */
+  instance: string;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
 }) {
@@ -22,7 +24,7 @@ export function createRoomNews(deps: {
   function meetingStatus(roomId: string, change: 'live' | 'finished', meetingType?: string): void {
     const done =
       change === 'live'
-        ? deps.repo.markLive(roomId)
+        ? deps.repo.markLive(roomId, deps.instance)
         : deps.repo.markFinished(roomId, meetingType === 'instant' ? 'ended' : 'scheduled');
     done.catch((err: unknown) => deps.log.error({ err, roomId, change }, 'meeting status update failed'));
   }

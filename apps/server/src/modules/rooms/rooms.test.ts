@@ -1,10 +1,12 @@
+import { eq } from 'drizzle-orm';
 import { WS_CLOSE, WS_LIMITS } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
+import { meetings } from '../../db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting, meetingStatus } from '../../../test/meetings.js';
 import { enter, listen, postJoin } from '../../../test/ws-client.js';
-import { JOIN_ATTEMPTS, PASSWORD_ATTEMPTS, UNKNOWN_MEETING_LOOKUPS } from './gate.js';
+import { NEW_PARTICIPANTS_PER_CLIENT, PASSWORD_ATTEMPTS, UNKNOWN_MEETING_LOOKUPS } from './gate.js';
 import { ROOM_MESSAGES } from './errors.js';
 
 let t: TestContext;
@@ -83,7 +85,8 @@ describe('POST /api/meetings/{id}/join', () => {
     const third = await join(m.meetingId, { sessionId: 'three' });
     expect(third.statusCode).toBe(409);
     expect(third.json()).toEqual({ message: ROOM_MESSAGES.full });
-    const again = await join(m.meetingId, { sessionId: 'one' });
+    // A reload presents the join token it was given (a session id alone is no proof).
+    const again = await join(m.meetingId, { sessionId: 'one', resumeToken: first.json().joinToken });
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(first.json().id);
   });
@@ -131,15 +134,16 @@ describe('POST /api/meetings/{id}/join', () => {
     expect(codes.filter((c) => c === 429)).toHaveLength(40 - UNKNOWN_MEETING_LOOKUPS.limit);
   });
 
-  it('limits joins per client and meeting, so one client cannot fill a meeting', async () => {
+  it('limits new participants per client and meeting, so one client cannot fill a meeting', async () => {
     const m = await createMeeting(t, { hostId, maxParticipants: 500 });
+    const limit = NEW_PARTICIPANTS_PER_CLIENT.limit;
     const answers = await Promise.all(
-      Array.from({ length: JOIN_ATTEMPTS.limit + 5 }, () => join(m.meetingId, {}, {}, '10.0.1.4')),
+      Array.from({ length: limit + 5 }, () => join(m.meetingId, {}, {}, '10.0.1.4')),
     );
     const codes = answers.map((r) => r.statusCode);
-    expect(codes.filter((c) => c === 200)).toHaveLength(JOIN_ATTEMPTS.limit);
+    expect(codes.filter((c) => c === 200)).toHaveLength(limit);
     const refused = answers.find((r) => r.statusCode === 429);
-    expect(refused?.json()).toEqual({ message: ROOM_MESSAGES.tooManyJoins });
+    expect(refused?.json()).toEqual({ message: ROOM_MESSAGES.tooManyNewFromClient });
     expect((await join(m.meetingId, {}, {}, '10.0.1.5')).statusCode).toBe(200);
     const other = await createMeeting(t, { hostId });
     expect((await join(other.meetingId, {}, {}, '10.0.1.4')).statusCode).toBe(200);
@@ -262,16 +266,29 @@ describe('participants and meeting status', () => {
     expect((await join(instant.meetingId, {})).statusCode).toBe(410);
   });
 
-  it('at start-up, meetings left live by a previous run finish (instant ended, scheduled scheduled)', async () => {
-    const instant = await createMeeting(t, { hostId, status: 'live' });
-    const scheduled = await createMeeting(t, { hostId, meetingType: 'scheduled', status: 'live' });
+  it('at start-up, finishes only live meetings whose instance stopped beating (issue 10)', async () => {
+    const stale = new Date(Date.now() - 10 * 60_000);
+    const crashedInstant = await createMeeting(t, { hostId, status: 'live' });
+    const crashedScheduled = await createMeeting(t, { hostId, meetingType: 'scheduled', status: 'live' });
+    const running = await createMeeting(t, { hostId, status: 'live' });
+    const neverEntered = await createMeeting(t, { hostId, status: 'live' });
     const ended = await createMeeting(t, { hostId, status: 'ended' });
-    // A restart: another server process on the same database.
+    const claim = (id: string, instance: string, at: Date) =>
+      t.db.db
+        .update(meetings)
+        .set({ liveInstance: instance, liveHeartbeatAt: at })
+        .where(eq(meetings.id, id));
+    await claim(crashedInstant.id, 'crashed', stale);
+    await claim(crashedScheduled.id, 'crashed', stale);
+    await claim(running.id, 'another-running-instance', new Date());
+    // Another server process on the same database starts (a restart, or one more instance).
     const restarted = await buildApp(t.config, { db: t.db });
     try {
       await restarted.ready();
-      expect(await meetingStatus(t, instant.id)).toBe('ended');
-      expect(await meetingStatus(t, scheduled.id)).toBe('scheduled');
+      expect(await meetingStatus(t, crashedInstant.id)).toBe('ended');
+      expect(await meetingStatus(t, crashedScheduled.id)).toBe('scheduled');
+      expect(await meetingStatus(t, running.id)).toBe('live');
+      expect(await meetingStatus(t, neverEntered.id)).toBe('live');
       expect(await meetingStatus(t, ended.id)).toBe('ended');
     } finally {
       await restarted.close();

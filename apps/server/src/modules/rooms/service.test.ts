@@ -131,7 +131,7 @@ describe('joining', () => {
     await f.join(row, { sessionId: 'bob' });
     const err = await refusal(f.join(row, { sessionId: 'cid' }));
     expect(err).toMatchObject({ statusCode: 409, message: ROOM_MESSAGES.full });
-    expect((await f.join(row, { sessionId: 'ann' })).id).toBe(ann.id);
+    expect((await f.join(row, { sessionId: 'ann', resumeToken: ann.joinToken })).id).toBe(ann.id);
   });
 
   it('a knock lands in the waiting room; the hosts hear of it when its socket arrives', async () => {
@@ -321,7 +321,7 @@ describe('leaving and ending', () => {
   });
 
   it('a dropped socket is shown disconnected, then the participant leaves after the grace period', async () => {
-    const f = roomFixture({ resumeGraceMs: 50, joinTimeoutMs: 50 });
+    const f = roomFixture({ resumeGraceMs: 50, joinTimeoutMs: 50, knockTimeoutMs: 600_000 });
     const row = f.meeting();
     const ann = await f.enter(row, { name: 'Ann' });
     const bob = await f.enter(row, { name: 'Bob' });

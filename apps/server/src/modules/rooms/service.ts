@@ -16,6 +16,7 @@ import type { RoomsRepository } from './repository.js';
 import {
   hashJoinToken,
   roster,
+  seatsTaken,
   toRoomParticipant,
   waitingList,
   type MemberState,
@@ -33,6 +34,8 @@ export interface JoinInput {
   isVideoOn: boolean;
   sessionId?: string;
   password?: string;
+  /** The join token this browser was given last time: the proof that a reload is the same guest. */
+  resumeToken?: string;
 }
 
 export type JoinResult = JoinResponse & { name: string };
@@ -56,11 +59,13 @@ export interface RoomServiceDeps {
   gate: JoinGate;
   /** Meeting status follows the room (live, then ended or scheduled again). */
   repo: Pick<RoomsRepository, 'markLive' | 'markFinished'>;
+  /** This server instance's id (recorded on the meetings its rooms hold). */
+  instance: string;
   chatHistory(room: RoomState): Promise<ChatMessage[]>;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
-  /** WS_LIMITS.resumeGraceMs and joinTimeoutMs; tests shorten them. */
-  timings: { resumeGraceMs: number; joinTimeoutMs: number };
+  /** WS_LIMITS.resumeGraceMs and joinTimeoutMs, and KNOCK_TIMEOUT_MS; tests shorten them. */
+  timings: { resumeGraceMs: number; joinTimeoutMs: number; knockTimeoutMs: number };
 }
 
 /**
@@ -71,7 +76,11 @@ export interface RoomServiceDeps {
  */
 export function createRoomService(deps: RoomServiceDeps) {
   const { store, transport, log } = deps;
-  const presence = createPresence(deps.timings, (roomId, id) => expire(roomId, id));
+  const presence = createPresence(
+    deps.timings,
+    (roomId, id) => expire(roomId, id),
+    (roomId, id) => expireKnock(roomId, id),
+  );
 
   const news = createRoomNews(deps);
   const gone = (room: RoomState, g: Gone, reason: 'left' | 'removed' | 'timeout') => {
@@ -92,6 +101,28 @@ export function createRoomService(deps: RoomServiceDeps) {
     }
   }
 
+  /** A connected guest's knock expired: it is sent away like a denied one (`denied`, 4011). */
+  async function expireKnock(roomId: string, participantId: string): Promise<void> {
+    try {
+      const left = await store.update(roomId, (room) => {
+        const member = room?.members.get(participantId);
+        return room && member && member.admission === 'waiting' ? { room, gone: drop(room, member) } : null;
+      });
+      if (!left) return;
+      transport.close(participantId, WS_CLOSE.deniedEntry, 'Nobody let you in', {
+        type: 'denied',
+        message: ROOM_MESSAGES.knockExpired,
+      });
+      gone(left.room, left.gone, 'timeout');
+    } catch (err) {
+      log.error({ err, roomId }, 'could not expire a knock');
+    }
+  }
+
+  /** The waiting guest's knock runs from when it knocked, however often its socket reconnects. */
+  const knockLeftMs = (waitingSince: number | null) =>
+    (waitingSince ?? Date.now()) + deps.timings.knockTimeoutMs - Date.now();
+
   async function participantOf(publicId: string, joinToken: string | null, what: string) {
     const found = joinToken ? await store.byToken(hashJoinToken(joinToken)) : undefined;
     if (!found) throw unauthorized(`Join the meeting to ${what}`);
@@ -107,12 +138,20 @@ export function createRoomService(deps: RoomServiceDeps) {
 
     /**
      * POST /join and /participants: through the gate, then into the room (admitted), or into
-     * its waiting room (a knock) when the meeting has one and the caller is not its host. The
-     * same session id rejoining gets the same participant and a new token. Refused: a
-     * participant the host removed (403), a full room (409).
+     * its waiting room (a knock) when the meeting has one and the caller is not its host. A
+     * browser that presents its previous join token (`resumeToken`), or a signed-in user's same
+     * tab, gets the same participant and a new token; a session id alone gets a new participant.
+     * Refused: a participant the host removed (403), no seat left (409; hosts take none), a full
+     * waiting room (429), past the join budgets (429).
      */
     async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResult> {
-      const entry = await deps.gate.pass(publicId, input, caller);
+      const resumeTokenHash = input.resumeToken ? hashJoinToken(input.resumeToken) : null;
+      const back = resumeTokenHash ? await store.byToken(resumeTokenHash) : undefined;
+      const returning =
+        !!back &&
+        back.room.meeting.meetingId === publicId &&
+        back.member.userId === (caller.auth?.user.id ?? null);
+      const entry = await deps.gate.pass(publicId, input, caller, returning);
       const admission = entry.isHost || !entry.meeting.waitingRoom ? 'admitted' : 'waiting';
       const { member, token } = await store.open(entry.meeting, (room) =>
         issue(room, {
@@ -123,7 +162,10 @@ export function createRoomService(deps: RoomServiceDeps) {
           isVideoOn: input.isVideoOn,
           userId: entry.userId,
           sessionId: input.sessionId,
+          resumeTokenHash,
           admission,
+          spendNew: () => deps.gate.spendNew(publicId, caller, entry.isHost),
+          now: Date.now(),
         }),
       );
       // A knock is heard by the hosts when the guest's socket arrives (resume).
@@ -163,12 +205,15 @@ export function createRoomService(deps: RoomServiceDeps) {
         }
         current.socketId = socket.id;
         current.everConnected = true;
-        if (current.admission === 'waiting') return { kind: 'waiting' as const, waiting: waitingList(now) };
+        if (current.admission === 'waiting') {
+          return { kind: 'waiting' as const, waiting: waitingList(now), since: current.waitingSince };
+        }
         return { kind: 'entered' as const, entered: enter(now, current) };
       });
       socket.bind(room.id, member.id);
       presence.arrived(member.id);
       if (changed.kind === 'waiting') {
+        presence.knocking(room.id, member.id, knockLeftMs(changed.since));
         news.publish(
           room.id,
           { kind: 'one', participantId: member.id },
@@ -206,13 +251,17 @@ export function createRoomService(deps: RoomServiceDeps) {
       const changed = await store.update(actor.roomId, (now) => {
         const at = actorIn(now, actor, 'host');
         const target = targetIn(at, targetId, 'waiting');
+        // Hosts take no seat; everyone else needs one (a waiting guest has none yet).
+        if (!target.isHost && seatsTaken(at.room) >= at.room.meeting.maxParticipants) throw roomErrors.full();
         target.admission = 'admitted';
+        target.waitingSince = null;
         if (at.room.allMuted && !target.isHost) target.isMuted = true;
         const entered = target.socketId ? enter(at.room, target) : null;
         return { waiting: waitingList(at.room), entered, room: at.room };
       });
       news.waitingRoom(actor.roomId, changed.waiting);
       if (!changed.entered) return;
+      presence.arrived(targetId); // its knock no longer runs
       news.publish(actor.roomId, { kind: 'one', participantId: targetId }, { type: 'admitted' });
       news.entered(actor.roomId, changed.entered, history);
     },

@@ -23,7 +23,10 @@ export interface MemberState {
   admission: Admission;
   /** The signed-in user who joined (null for guests). */
   userId: string | null;
-  /** `${userId ?? 'guest'}:${sessionId}`: the same key rejoining returns this member. */
+  /**
+   * `${userId ?? 'guest'}:${sessionId}`. A signed-in user rejoining with it gets this member back
+   * (the session cookie is the proof); a guest needs its previous join token (`resumeToken`).
+   */
   readonly sessionKey: string;
   /** What the deny list records if the host removes this member (see denyKey). */
   readonly denyKey: string;
@@ -36,6 +39,8 @@ export interface MemberState {
   everConnected: boolean;
   /** The last chat message's key and time (modules/chat keeps duplicates out with it). */
   lastChat: { key: string; at: number } | null;
+  /** When this member knocked (ms since epoch), while it waits; its knock expires from then. */
+  waitingSince: number | null;
 }
 
 export interface RoomMeeting {
@@ -62,7 +67,7 @@ export interface RoomState {
   readonly meeting: RoomMeeting;
   readonly startedAt: Date;
   readonly members: Map<string, MemberState>;
-  /** sessionKey → member id. */
+  /** sessionKey → member id, for signed-in members (guests come back with their join token). */
   readonly bySession: Map<string, string>;
   /** True once an admitted participant connected (the meeting went live). */
   wentLive: boolean;
@@ -126,4 +131,23 @@ export function waitingList(room: RoomState): Array<{ id: string; name: string }
 export function memberBySession(room: RoomState, sessionKey: string): MemberState | undefined {
   const id = room.bySession.get(sessionKey);
   return id ? room.members.get(id) : undefined;
+}
+
+/** The member a join token (its SHA-256) names in this room. */
+export function memberByToken(room: RoomState, tokenHash: string): MemberState | undefined {
+  for (const m of room.members.values()) if (m.tokenHash === tokenHash) return m;
+  return undefined;
+}
+
+/** Admitted participants who take a seat: every one but the hosts (a host always gets in). */
+export function seatsTaken(room: RoomState): number {
+  let n = 0;
+  for (const m of room.members.values()) if (m.admission === 'admitted' && !m.isHost) n += 1;
+  return n;
+}
+
+export function waitingCount(room: RoomState): number {
+  let n = 0;
+  for (const m of room.members.values()) if (m.admission === 'waiting') n += 1;
+  return n;
 }

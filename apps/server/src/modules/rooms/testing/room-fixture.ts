@@ -14,7 +14,9 @@ import type { Actor, Audience, ParticipantSocket, RoomTransport } from '../trans
  * rows in a map, and the transport records what the room published and which sockets it closed.
  * For unit tests of the room's rules.
  */
-export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10_000 }) {
+export function roomFixture(
+  timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10_000, knockTimeoutMs: 600_000 },
+) {
   const rows = new Map<string, MeetingRow>();
   const published: Array<{ roomId: string; to: Audience; message: ServerMessage }> = [];
   const closed: Array<{ participantId: string; code: number; reason: string; last?: ServerMessage }> = [];
@@ -27,7 +29,8 @@ export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10
     findMeeting: async (publicId: string) => rows.get(publicId) ?? null,
     markLive: async (id: string) => void statuses.push(`live ${id}`),
     markFinished: async (id: string, status: string) => void statuses.push(`${status} ${id}`),
-    finishAllLive: async () => 0,
+    heartbeat: async () => undefined,
+    finishOrphaned: async () => 0,
   } satisfies RoomsRepository;
   const log = { error: () => undefined } as unknown as FastifyBaseLogger;
   const rooms = createRoomService({
@@ -35,6 +38,7 @@ export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10
     transport,
     gate: createJoinGate(repo, { testRoom: true }),
     repo,
+    instance: 'test-instance',
     chatHistory: async () => [],
     iceServers: () => [],
     log,
@@ -89,6 +93,8 @@ export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10
     userId?: string | null;
     sessionId?: string;
     isMuted?: boolean;
+    /** The join token this browser had before (a reload). */
+    resumeToken?: string;
   }
 
   /** POST /join as `who`. */
@@ -100,6 +106,7 @@ export function roomFixture(timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10
       isMuted: who.isMuted ?? false,
       isVideoOn: true,
       sessionId: who.sessionId ?? randomUUID(),
+      ...(who.resumeToken ? { resumeToken: who.resumeToken } : {}),
     };
     return rooms.join(row.meetingId, input, callerFor(userId));
   }
