@@ -27,6 +27,36 @@ export function meetingSessionId(meetingId: string, storage: Storage = sessionSt
 }
 
 /**
+ * The join token this tab was last answered for a meeting (session storage, per tab): sent as
+ * `resumeToken` on the next join, it proves that a reload is the same participant; the session
+ * id alone does not (PROTOCOL.md).
+ */
+export const resumeTokenStore = {
+  key: (meetingId: string) => `meeting-resume-${meetingId}`,
+  load(meetingId: string): string | null {
+    try {
+      return sessionStorage.getItem(this.key(meetingId));
+    } catch {
+      return null;
+    }
+  },
+  save(meetingId: string, token: string): void {
+    try {
+      sessionStorage.setItem(this.key(meetingId), token);
+    } catch {
+      // storage disabled: a reload joins as a new participant
+    }
+  },
+  clear(meetingId: string): void {
+    try {
+      sessionStorage.removeItem(this.key(meetingId));
+    } catch {
+      // nothing stored
+    }
+  },
+};
+
+/**
  * The name and media choice of the join in progress, per meeting and per tab (session storage):
  * a reload of the room rejoins at once as the same participant; leaving forgets it.
  */

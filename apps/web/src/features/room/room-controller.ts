@@ -1,7 +1,7 @@
 import { JOINED_TOAST_MS, MEETING_ID_PATTERN } from '@parley/protocol/constants';
 import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
-import { classifyJoinError, joinChoiceStore, meetingSessionId } from './api';
+import { classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';
 import { installDebugHandle } from './debug';
 import { PeerConnectionReserve, mediaPermissionGranted } from './media/connection-reserve';
 import { LocalMedia } from './media/local-media';
@@ -115,6 +115,7 @@ export class RoomController {
     this.attempt += 1;
     const attempt = this.attempt;
     this.store.set({ phase: 'joining', media, session: null });
+    const resumeToken = resumeTokenStore.load(this.opts.meetingId);
     const body: JoinRequest = {
       name: choice.name,
       isHost: this.opts.wantsHost,
@@ -122,6 +123,7 @@ export class RoomController {
       isVideoOn: choice.video,
       sessionId: meetingSessionId(this.opts.meetingId),
       ...(password ? { password } : {}),
+      ...(resumeToken ? { resumeToken } : {}),
     };
     const current = () => attempt === this.attempt && this.state.phase === 'joining';
     this.opts.join(this.opts.meetingId, body).then(
@@ -145,6 +147,7 @@ export class RoomController {
   /** joining (call answered) → joining with a session; the session's socket takes it from there. */
   private enterRoom(res: JoinResponse, choice: JoinChoice, media: LocalMedia): void {
     joinChoiceStore.save(this.opts.meetingId, choice);
+    resumeTokenStore.save(this.opts.meetingId, res.joinToken);
     media.setMuted(!choice.audio);
     media.setVideoOn(choice.video);
     const session = new RoomSession({
@@ -232,7 +235,10 @@ export class RoomController {
 
   private end(reason: EndKind, detail: string | null): void {
     // A lost connection may be rejoined after a reload; any other end forgets this tab's join.
-    if (reason !== 'connection_lost') joinChoiceStore.clear(this.opts.meetingId);
+    if (reason !== 'connection_lost') {
+      joinChoiceStore.clear(this.opts.meetingId);
+      resumeTokenStore.clear(this.opts.meetingId);
+    }
     this.release();
     this.store.set({ phase: 'ended', reason, detail });
   }
