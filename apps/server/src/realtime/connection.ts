@@ -66,7 +66,11 @@ export function handleConnection(
     send: (message: ServerMessage) => conn.sendText(JSON.stringify(message), message.type),
     sendText: (text, type) => {
       if (socket.readyState !== socket.OPEN) return;
-      if (socket.bufferedAmount > settings.sendBufferSoftBytes) {
+      // The backlog the client has not taken decides, not the message: one large message (a
+      // `joined` with a long chat history) to a socket that keeps up is never a reason to close.
+      const backlog = socket.bufferedAmount;
+      if (backlog > settings.sendBufferHardBytes) return closeSlow('hard');
+      if (backlog > settings.sendBufferSoftBytes) {
         overSoftCap();
         if (DROPPABLE.has(type)) {
           dropped += 1;
@@ -74,9 +78,7 @@ export function handleConnection(
         }
       }
       socket.send(text);
-      const buffered = socket.bufferedAmount;
-      if (buffered > settings.sendBufferHardBytes) closeSlow('hard');
-      else if (buffered > settings.sendBufferSoftBytes) overSoftCap();
+      if (socket.bufferedAmount > settings.sendBufferSoftBytes) overSoftCap();
     },
     close: (code: number, reason: string) => {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING)

@@ -9,8 +9,8 @@ import type { ServerMessageType } from '@parley/protocol';
  * signaling (`offer`, `answer`, `ice-candidate`: a lost one leaves a peer connection half made),
  * replies (`existing_connections`, `ack`, `pong`, `error`), chat (persisted; a reader that cannot
  * keep up is closed and gets the last 200 messages in its next `joined`) and transcripts. A socket
- * that stays over the soft cap, or goes over the hard cap, is closed with 4013 (slowConsumer) and
- * resumes with a fresh `joined`.
+ * that stays over the soft cap, or has more than the hard cap unsent when a message is due, is
+ * closed with 4013 (slowConsumer) and resumes with a fresh `joined`.
  */
 export const DROPPABLE: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>(['collaboration_update']);
 

@@ -216,6 +216,33 @@ describe('a participant that stops reading', () => {
     for (const c of [reader, back, ...senders]) c.ws.close();
   });
 
+  it('is not a participant that is sent one large message (a joined with a long chat history)', async () => {
+    const saved = { ...t.app.realtime.settings };
+    Object.assign(t.app.realtime.settings, { sendBufferSoftBytes: 8 * 1024, sendBufferHardBytes: 16 * 1024 });
+    try {
+      const { userId } = await signIn(t, { email: 'bp-host3@example.com', firstName: 'Cy' });
+      const m = await createMeeting(t, { hostId: userId });
+      const talker = await Client.enter(m.meetingId, 'Talker');
+      for (let i = 0; i < 10; i++) {
+        talker.send({ type: 'chat_message', content: `${i} ${'long line '.repeat(390)}` });
+        await talker.waitFor((x) => x.type === 'chat_message' && x.content.startsWith(`${i} `));
+      }
+      // Its joined (about 40 KB) is over both caps on its own: sent, and the socket stays open.
+      // (On loopback the kernel takes most of it at once; this guards the rule that the backlog
+      // before a message decides, which matters on slow links.)
+      const late = await Client.enter(m.meetingId, 'Late');
+      const joined = late.messages.find((x) => x.type === 'joined');
+      expect(joined?.type === 'joined' && joined.chatHistory.length).toBe(10);
+      late.send({ type: 'ping', requestId: 'still-here' });
+      await late.waitFor((x) => x.type === 'pong');
+      expect(late.ws.readyState).toBe(WebSocket.OPEN);
+      talker.ws.close();
+      late.ws.close();
+    } finally {
+      Object.assign(t.app.realtime.settings, saved);
+    }
+  });
+
   it('is cut off when it still does not read after the 4013 close, and others get non-droppable messages', async () => {
     const saved = { ...t.app.realtime.settings };
     // Small caps so that signaling alone (never dropped) goes over the hard cap.
