@@ -173,6 +173,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('collaboration_update'), data: collaborationData }),
   z.object({ type: z.literal('leave_meeting') }),
   z.object({ type: z.literal('ping'), requestId }),
+  /** Added (host): lifts the deny list for a participant the host removed (its id in `removed_list`). */
+  z.object({ type: z.literal('allow_rejoin'), requestId, removedId: participantId }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -216,6 +218,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('admitted') }),
   z.object({ type: z.literal('denied'), message: z.string() }),
   z.object({ type: z.literal('waiting_room'), waiting: z.array(waitingParticipantSchema) }),
+  /**
+   * Added, to hosts: the participants they removed, who cannot join again until a host sends
+   * allow_rejoin. Sent on each change and with a host's `joined` when the list is not empty.
+   */
+  z.object({ type: z.literal('removed_list'), removed: z.array(waitingParticipantSchema) }),
   z.object({
     type: z.literal('existing_connections'),
     requestId,

@@ -166,11 +166,15 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   remove_participant: ['host'],
   admit_participant: ['host'],
   deny_participant: ['host'],
+  allow_rejoin: ['host'],
   leave_meeting: ['waiting', 'guest', 'host', 'other'],
 };
 
 /** A valid example of each message, aimed at this meeting's admitted (Tess) or waiting (Wendy) guest. */
-function example(type: ClientMessageType, ids: { tess: string; wendy: string; token: string }): unknown {
+function example(
+  type: ClientMessageType,
+  ids: { tess: string; wendy: string; rex: string; token: string },
+): unknown {
   const sdp = { type: 'offer', sdp: 'v=0\r\n' };
   switch (type) {
     case 'join_meeting':
@@ -199,6 +203,8 @@ function example(type: ClientMessageType, ids: { tess: string; wendy: string; to
     case 'admit_participant':
     case 'deny_participant':
       return { type, requestId: 'm', targetParticipantId: ids.wendy };
+    case 'allow_rejoin':
+      return { type, requestId: 'm', removedId: ids.rex };
     case 'leave_meeting':
       return { type };
   }
@@ -423,7 +429,7 @@ const MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.shape.type.value)
 
 const REFUSALS = new Set(['not_joined', 'forbidden', 'not_found', 'already_joined', 'invalid_token']);
 
-/** A meeting with a waiting room: its host, Tess (admitted), Wendy (waiting), and the role's socket. */
+/** A meeting with a waiting room: its host, Tess (admitted), Wendy (waiting), Rex (removed), the role's socket. */
 async function socketWorld(role: WsRole) {
   const m = await createMeeting(t, { hostId: w.owner.userId, waitingRoom: true });
   const cookie = (await signIn(t, { email: w.owner.email, firstName: 'x' })).cookie;
@@ -442,6 +448,10 @@ async function socketWorld(role: WsRole) {
     return g;
   };
   const tess = await admitted('Tess');
+  // Rex was removed by the host: he is on the deny list (allow_rejoin names him).
+  const rex = await admitted('Rex');
+  host.socket.send({ type: 'remove_participant', targetParticipantId: rex.join.id });
+  await rex.socket.closed;
   const wendy = await enter(t, ws, m.meetingId, { name: 'Wendy' });
   sockets.push(wendy.socket);
   let socket: TestSocket;
@@ -466,7 +476,10 @@ async function socketWorld(role: WsRole) {
   }
   sockets.push(socket);
   const fresh = await postJoin(t, m.meetingId, { name: 'Newt' });
-  return { socket, ids: { tess: tess.join.id, wendy: wendy.join.id, token: fresh.joinToken } };
+  return {
+    socket,
+    ids: { tess: tess.join.id, wendy: wendy.join.id, rex: rex.join.id, token: fresh.joinToken },
+  };
 }
 
 describe('WebSocket: every client message has a decision per role', () => {

@@ -5,6 +5,7 @@ import {
   hashJoinToken,
   memberBySession,
   memberByToken,
+  removedList,
   roster,
   seatsTaken,
   toRoomParticipant,
@@ -189,6 +190,8 @@ export interface Entered {
   firstLive: boolean;
   /** The waiting room, for a host. */
   waiting: Array<{ id: string; name: string }>;
+  /** The deny list, for a host. */
+  removed: Array<{ id: string; name: string }>;
   meeting: { meetingId: string; title: string; startedAt: string };
 }
 
@@ -205,6 +208,7 @@ export function enter(room: RoomState, member: MemberState): Entered {
     resumed,
     firstLive,
     waiting: member.isHost ? waitingList(room) : [],
+    removed: member.isHost ? removedList(room) : [],
     meeting: {
       meetingId: room.meeting.meetingId,
       title: room.meeting.title,

@@ -37,6 +37,11 @@ export function createRoomNews(deps: {
       publish(roomId, { kind: 'hosts' }, { type: 'waiting_room', waiting });
     },
 
+    /** The hosts see the deny list (participants they removed, who cannot come back yet). */
+    removedList(roomId: string, removed: Array<{ id: string; name: string }>): void {
+      publish(roomId, { kind: 'hosts' }, { type: 'removed_list', removed });
+    },
+
     /** The one way the participant list changes: participant_updated for each changed member. */
     updated(roomId: string, changed: RoomParticipant[], except?: string): void {
       for (const participant of changed) {
@@ -67,6 +72,9 @@ export function createRoomNews(deps: {
       if (e.firstLive) meetingStatus(roomId, 'live');
       if (e.waiting.length) {
         publish(roomId, { kind: 'one', participantId: id }, { type: 'waiting_room', waiting: e.waiting });
+      }
+      if (e.removed.length) {
+        publish(roomId, { kind: 'one', participantId: id }, { type: 'removed_list', removed: e.removed });
       }
     },
 

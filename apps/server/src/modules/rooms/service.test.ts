@@ -258,6 +258,8 @@ describe('remove and the deny list', () => {
     ]);
     expect(f.take().map((p) => p.message)).toEqual([
       { type: 'participant_left', participantId: ann.id, reason: 'removed' },
+      // The hosts see the deny list (allow_rejoin lifts it).
+      { type: 'removed_list', removed: [{ id: ann.id, name: 'Ann' }] },
     ]);
     const again = await refusal(f.join(row, { name: 'Ann', sessionId: 'ann-browser' }));
     expect(again).toMatchObject({ statusCode: 403, message: ROOM_MESSAGES.removedCannotRejoin });

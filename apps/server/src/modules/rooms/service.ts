@@ -15,6 +15,7 @@ import { createPresence } from './presence.js';
 import type { RoomsRepository } from './repository.js';
 import {
   hashJoinToken,
+  removedList,
   roster,
   seatsTaken,
   toRoomParticipant,
@@ -315,19 +316,42 @@ export function createRoomService(deps: RoomServiceDeps) {
      * the room's deny list: it cannot join this meeting again while the room lasts.
      */
     async remove(actor: Actor, targetId: string): Promise<void> {
-      const { room, gone: g } = await store.update(actor.roomId, (now) => {
+      const {
+        room,
+        gone: g,
+        removed,
+      } = await store.update(actor.roomId, (now) => {
         const { room } = actorIn(now, actor, 'host');
         const target = room.members.get(targetId);
         if (!target || target.id === actor.participantId) throw roomErrors.noParticipant();
         // The meeting's owner is never kept out of its own meeting.
-        if (target.userId === null || target.userId !== room.meeting.hostId) room.denied.add(target.denyKey);
-        return { room, gone: drop(room, target) };
+        if (target.userId === null || target.userId !== room.meeting.hostId) {
+          room.denied.set(target.denyKey, { id: target.id, name: target.name });
+        }
+        return { room, gone: drop(room, target), removed: removedList(room) };
       });
       transport.close(targetId, WS_CLOSE.removedByHost, 'Removed by the host', {
         type: 'removed',
         message: ROOM_MESSAGES.removed,
       });
       gone(room, g, 'removed');
+      news.removedList(actor.roomId, removed);
+    },
+
+    /**
+     * allow_rejoin (host): lifts the deny list for one removed participant (by the id it had);
+     * it may join again (through the waiting room, the password, like anyone). The hosts get the
+     * new list.
+     */
+    async allowRejoin(actor: Actor, removedId: string): Promise<void> {
+      const removed = await store.update(actor.roomId, (now) => {
+        const { room } = actorIn(now, actor, 'host');
+        const entry = [...room.denied].find(([, e]) => e.id === removedId);
+        if (!entry) throw roomErrors.noRemovedParticipant();
+        room.denied.delete(entry[0]);
+        return removedList(room);
+      });
+      news.removedList(actor.roomId, removed);
     },
 
     /** leave_meeting, or the end of the socket's signed-in session: gone at once, no grace. */

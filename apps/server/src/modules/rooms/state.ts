@@ -75,8 +75,12 @@ export interface RoomState {
   ended: boolean;
   /** The host's Mute All is on: non-hosts are muted, and those who come in later join muted. */
   allMuted: boolean;
-  /** Deny keys of participants the host removed: they cannot join this room again. */
-  readonly denied: Set<string>;
+  /**
+   * The deny list: participants the host removed, by deny key, with the id and name they had
+   * (what the hosts see, and what allow_rejoin names). They cannot join this room again until a
+   * host lifts it.
+   */
+  readonly denied: Map<string, RemovedEntry>;
 }
 
 export function newRoom(meeting: RoomMeeting): RoomState {
@@ -89,8 +93,19 @@ export function newRoom(meeting: RoomMeeting): RoomState {
     wentLive: false,
     ended: false,
     allMuted: false,
-    denied: new Set(),
+    denied: new Map(),
   };
+}
+
+/** A participant on the deny list, as the hosts see it. */
+export interface RemovedEntry {
+  id: string;
+  name: string;
+}
+
+/** The deny list, as the hosts see it. */
+export function removedList(room: RoomState): RemovedEntry[] {
+  return [...room.denied.values()].map((e) => ({ id: e.id, name: e.name }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ClientMessageType } from '@parley/protocol';
 import type { HandlerMap } from '../context.js';
 import { admitParticipant } from './admit_participant.js';
+import { allowRejoin } from './allow_rejoin.js';
 import { answer } from './answer.js';
 import { chatMessage } from './chat_message.js';
 import { collaborationUpdate } from './collaboration_update.js';
@@ -33,6 +34,7 @@ export const handlers: HandlerMap = {
   collaboration_update: collaborationUpdate,
   leave_meeting: leaveMeeting,
   ping,
+  allow_rejoin: allowRejoin,
 };
 
 /**
