@@ -250,6 +250,8 @@ describe('a participant that stops reading', () => {
       sendBufferSoftBytes: 64 * 1024,
       sendBufferHardBytes: 256 * 1024,
       slowConsumerCloseWaitMs: 500,
+      // Two offers every 25 ms: the sender must not be rate limited (offers would go missing).
+      messagesPerSecond: 1000,
     });
     try {
       const { userId } = await signIn(t, { email: 'bp-host2@example.com', firstName: 'Bo' });
