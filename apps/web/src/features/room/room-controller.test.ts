@@ -375,6 +375,20 @@ describe('RoomController', () => {
       make({ name: 'Someone Else' }).start();
       expect(lastCall().body).toMatchObject({ name: 'Ann', isMuted: true, isVideoOn: true });
     });
+
+    it("a reload proves it is the same participant with this tab's last join token; leaving forgets it", async () => {
+      await enter();
+      expect(calls[0]!.body.resumeToken).toBeUndefined();
+      controller.stop();
+      make().start();
+      // The server brings a guest back only with its previous token (a session id alone is no proof).
+      expect(lastCall().body).toMatchObject({ resumeToken: admitted.joinToken });
+      lastCall().answer.resolve({ ...admitted, joinToken: 'token-after-the-reload' });
+      await settle();
+      expect(sessionStorage.getItem(`meeting-resume-${MEETING}`)).toBe('token-after-the-reload');
+      controller.leave();
+      expect(sessionStorage.getItem(`meeting-resume-${MEETING}`)).toBeNull();
+    });
   });
 
   describe('Mute All is room state', () => {
