@@ -4,6 +4,7 @@ import {
   MEETING_PASSWORD_LOCK,
   NEW_PARTICIPANTS_PER_CLIENT,
   NEW_PARTICIPANTS_PER_MEETING,
+  RETURN_ATTEMPTS,
 } from '../../src/modules/rooms/gate.js';
 import { createTestApp, signIn, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
@@ -153,6 +154,22 @@ describe('an office behind one address (legitimate use)', () => {
     expect(Date.now() - started).toBeLessThan(60_000);
     // The host, signed in at the same office, takes no seat and gets in.
     expect((await join(m.meetingId, { isHost: true, cookie: host.cookie }, office)).statusCode).toBe(200);
+  });
+
+  it('reloads are budgeted apart, and bounded too', async () => {
+    const m = await createMeeting(t, { hostId: host.userId });
+    const address = '192.0.2.77';
+    let token = (await join(m.meetingId, {}, address)).json<{ joinToken: string }>().joinToken;
+    const codes: number[] = [];
+    for (let i = 0; i < RETURN_ATTEMPTS.limit + 5; i++) {
+      const res = await join(m.meetingId, { resumeToken: token }, address);
+      codes.push(res.statusCode);
+      if (res.statusCode === 200) token = res.json<{ joinToken: string }>().joinToken;
+    }
+    expect(codes.filter((c) => c === 200)).toHaveLength(RETURN_ATTEMPTS.limit);
+    expect(codes.filter((c) => c === 429)).toHaveLength(5);
+    // Reloads did not spend the address's joins: a colleague still gets in.
+    expect((await join(m.meetingId, {}, address)).statusCode).toBe(200);
   });
 
   it(`one address still cannot add more than ${NEW_PARTICIPANTS_PER_CLIENT.limit} new participants a minute`, async () => {

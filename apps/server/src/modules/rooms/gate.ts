@@ -26,6 +26,12 @@ export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
  */
 export const JOIN_ATTEMPTS = { limit: 300, windowMs: 60_000 };
 /**
+ * Joins that come back with a join token (reloads) a client may make to one meeting per minute:
+ * budgeted apart from JOIN_ATTEMPTS so that reloads never use up an office's joins, but still
+ * bounded (each one looks the meeting up and issues a token).
+ */
+export const RETURN_ATTEMPTS = { limit: 600, windowMs: 60_000 };
+/**
  * NEW participants one client (a signed-in user, else an address) may add to one meeting per
  * minute: 100 colleagues behind one office NAT join a 100-person meeting within a minute, while
  * reloads and resumes (which come back as the same participant) are not counted.
@@ -86,6 +92,7 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
   );
   const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
   const joins = new WindowCounter(JOIN_ATTEMPTS.limit, JOIN_ATTEMPTS.windowMs);
+  const returns = new WindowCounter(RETURN_ATTEMPTS.limit, RETURN_ATTEMPTS.windowMs);
 
   /** The test room is known outside production only; it is not a lookup (no budget is spent). */
   const isTestRoom = (publicId: string): boolean => options.testRoom && publicId === TEST_ROOM_ID;
@@ -144,9 +151,9 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
       returning = false,
     ): Promise<Entry> {
       const userId = caller.auth?.user.id ?? null;
-      // A signed-in user has a budget of its own; a participant coming back spends none.
+      // A signed-in user has a budget of its own; a participant coming back spends another one.
       const client = userId ? `user:${userId}` : `ip:${caller.clientKey}`;
-      if (!returning && !joins.tryRecord(`${client}|${publicId}`)) {
+      if (!(returning ? returns : joins).tryRecord(`${client}|${publicId}`)) {
         throw new HttpError(429, ROOM_MESSAGES.tooManyJoins);
       }
       if (isTestRoom(publicId)) return { meeting: testRoomMeeting(), userId, isHost: false };
