@@ -8,7 +8,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/index.js';
 import type { UserRow } from '../../db/schema/index.js';
-import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
 import type { PaymentEventHandler } from './events.js';
 import { createSubscriptionsRepository } from './repository.js';
@@ -143,7 +143,7 @@ export function createSubscriptionService(
       if (row.cancelAtPeriodEnd === autoRenew) {
         const readAt = new Date();
         await events.syncFromProvider(
-          await provider.setCancelAtPeriodEnd(row.subscriptionId, !autoRenew),
+          await setCancelAtProvider(provider, log, row.subscriptionId, !autoRenew),
           readAt,
         );
       }
@@ -177,3 +177,26 @@ export function createSubscriptionService(
 }
 
 export type SubscriptionService = ReturnType<typeof createSubscriptionService>;
+
+/**
+ * Changes cancel-at-period-end at the provider. A subscription our database has but the provider
+ * does not (deleted there, or a switch of provider) is a 409 the user can act on, and a provider
+ * that fails is a 502: neither is an unexplained 500.
+ */
+async function setCancelAtProvider(
+  provider: PaymentsProvider,
+  log: FastifyBaseLogger,
+  subscriptionId: string,
+  cancel: boolean,
+) {
+  try {
+    return await provider.setCancelAtPeriodEnd(subscriptionId, cancel);
+  } catch (err) {
+    log.warn({ err, subscriptionId }, 'the payment provider refused a cancel-at-period-end change');
+    const known = await provider.retrieveSubscription(subscriptionId).catch(() => undefined);
+    if (known === null) {
+      throw conflict('Your subscription could not be found at the payment provider. Please contact support.');
+    }
+    throw new HttpError(502, 'The payment provider could not be reached. Please try again.');
+  }
+}
