@@ -86,6 +86,28 @@ describe('RoomSession', () => {
     expect(socket().sentOf('deny_participant')).toMatchObject([{ targetParticipantId: 'w2' }]);
   });
 
+  it('keeps the removed list and allows a removed person back by id, telling when refused', async () => {
+    socket().receive({ type: 'removed_list', removed: [{ id: 'r1', name: 'Rita' }] });
+    expect(session.getSnapshot().removedList).toEqual([{ id: 'r1', name: 'Rita' }]);
+    const done = session.allowRejoin('r1');
+    const req = socket().sentOf('allow_rejoin')[0]!;
+    expect(req).toMatchObject({ removedId: 'r1' });
+    socket().receive({
+      type: 'error',
+      requestId: req.requestId as string,
+      code: 'not_found',
+      message: 'That person is not on the removed list',
+    });
+    await done;
+    expect(notify).toHaveBeenLastCalledWith({
+      title: 'Could not allow them back',
+      description: 'That person is not on the removed list',
+      variant: 'destructive',
+    });
+    socket().receive({ type: 'removed_list', removed: [] });
+    expect(session.getSnapshot().removedList).toEqual([]);
+  });
+
   it('says so when a host action is refused', async () => {
     const done = session.removeParticipant('p2');
     const req = socket().sentOf('remove_participant')[0]!;

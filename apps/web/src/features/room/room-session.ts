@@ -29,6 +29,8 @@ export interface RoomSnapshot {
   participants: RoomParticipant[];
   chat: ChatMessage[];
   waitingList: { id: string; name: string }[];
+  /** To hosts: the people they removed, who cannot join again until a host allows them back. */
+  removedList: { id: string; name: string }[];
   meeting: { meetingId: string; title: string; startedAt: string } | null;
   /**
    * The host's Mute All is on: room state kept by the server, read from `joined.allMuted` and every
@@ -90,6 +92,7 @@ export class RoomSession {
       participants: [],
       chat: [],
       waitingList: [],
+      removedList: [],
       meeting: null,
       allMuted: false,
     });
@@ -122,6 +125,7 @@ export class RoomSession {
       s.on('mute_all', (m) => this.onMuteAll(m.muted)),
       s.on('mute_participant', (m) => this.onMuteParticipant(m)),
       s.on('waiting_room', (m) => this.set({ waitingList: m.waiting })),
+      s.on('removed_list', (m) => this.set({ removedList: m.removed })),
       s.on('error', (m) => {
         if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
       }),
@@ -314,6 +318,11 @@ export class RoomSession {
 
   async deny(targetParticipantId: string): Promise<void> {
     await this.hostAction({ type: 'deny_participant', targetParticipantId }, 'Could not deny the guest');
+  }
+
+  /** Takes a removed person off the deny list (host): they may join again. */
+  async allowRejoin(removedId: string): Promise<void> {
+    await this.hostAction({ type: 'allow_rejoin', removedId }, 'Could not allow them back');
   }
 
   /** Leaves for good: the server hears `leave_meeting`, then everything is released. */

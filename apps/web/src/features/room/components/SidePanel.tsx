@@ -147,6 +147,36 @@ function PeopleTab() {
           ))}
         </ul>
       </section>
+      {isHost && room.removedList.length > 0 ? (
+        <section aria-label="Removed">
+          <h3 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-slate-400">
+            Removed ({room.removedList.length})
+          </h3>
+          <p className="mb-1 px-2 text-xs text-slate-400">
+            They cannot join again until you allow them back.
+          </p>
+          <ul>
+            {room.removedList.map((r) => (
+              <li
+                key={r.id}
+                data-testid="removed-person"
+                className="flex items-center gap-2 rounded-lg px-2 py-2"
+              >
+                <span className="min-w-0 flex-1 truncate text-sm text-slate-300">{r.name}</span>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  className="text-slate-200 hover:bg-white/10"
+                  aria-label={`Allow ${r.name} back`}
+                  onClick={() => moderation.allowBack(r.id)}
+                >
+                  Allow back
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }

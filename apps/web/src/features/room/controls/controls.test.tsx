@@ -4,6 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ControlBar } from '../components/ControlBar';
 import { RoomDialogs } from '../components/RoomDialogs';
+import { SidePanel } from '../components/SidePanel';
 import { RoomProvider } from '../room-context';
 import { participant } from '../testing/fakes';
 import { enterTestRoom } from '../testing/room-harness';
@@ -12,7 +13,10 @@ import { enterTestRoom } from '../testing/room-harness';
 
 type Room = Awaited<ReturnType<typeof enterTestRoom>>;
 
-function renderBar(room: Room, { isPro = false }: { isPro?: boolean } = {}) {
+function renderBar(
+  room: Room,
+  { isPro = false, withPanel = false }: { isPro?: boolean; withPanel?: boolean } = {},
+) {
   const wrap = (children: ReactNode) => (
     <MemoryRouter>
       <RoomProvider controller={room.controller} session={room.session} isPro={isPro}>
@@ -24,6 +28,7 @@ function renderBar(room: Room, { isPro = false }: { isPro?: boolean } = {}) {
     wrap(
       <>
         <ControlBar />
+        {withPanel ? <SidePanel /> : null}
         <RoomDialogs />
       </>,
     ),
@@ -62,6 +67,33 @@ describe('ControlBar', () => {
       await vi.advanceTimersByTimeAsync(0);
     });
     expect(screen.getByRole('button', { name: 'Mute All' })).toBeEnabled();
+  });
+
+  it('lists removed people to the host in People, each with Allow back sending allow_rejoin', async () => {
+    room = await enterTestRoom(participant('p1', 'Hana', { isHost: true }));
+    renderBar(room, { withPanel: true });
+    fireEvent.click(screen.getAllByRole('button', { name: /People/ })[0]!);
+    expect(screen.queryByRole('region', { name: 'Removed' })).not.toBeInTheDocument();
+    act(() => room!.socket().receive({ type: 'removed_list', removed: [{ id: 'r1', name: 'Rita' }] }));
+    expect(screen.getByRole('region', { name: 'Removed' })).toHaveTextContent('Rita');
+    fireEvent.click(button('Allow Rita back'));
+    const req = room.socket().sentOf('allow_rejoin').at(-1)!;
+    expect(req).toMatchObject({ removedId: 'r1' });
+    await act(async () => {
+      room!.socket().receive({ type: 'ack', requestId: req.requestId as string });
+      room!.socket().receive({ type: 'removed_list', removed: [] });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.queryByRole('region', { name: 'Removed' })).not.toBeInTheDocument();
+  });
+
+  it('shows a guest no removed list even if one arrives', async () => {
+    room = await enterTestRoom(participant('p2', 'Gus'));
+    renderBar(room, { withPanel: true });
+    fireEvent.click(screen.getAllByRole('button', { name: /People/ })[0]!);
+    act(() => room!.socket().receive({ type: 'removed_list', removed: [{ id: 'r1', name: 'Rita' }] }));
+    expect(screen.queryByRole('region', { name: 'Removed' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Allow Rita back' })).not.toBeInTheDocument();
   });
 
   it('gives a guest no host controls; the microphone and camera buttons switch the tracks', async () => {

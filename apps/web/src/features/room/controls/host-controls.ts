@@ -37,5 +37,6 @@ export function useModeration() {
     },
     admit: (id: string) => void session.admit(id),
     deny: (id: string) => void session.deny(id),
+    allowBack: (id: string) => void session.allowRejoin(id),
   };
 }
