@@ -98,9 +98,10 @@ export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinR
 export type JoinFailure =
   | { kind: 'not_found' }
   | { kind: 'ended' }
-  | { kind: 'full' }
+  | { kind: 'full'; message?: string }
   | { kind: 'password'; wrong: boolean }
-  | { kind: 'rate_limited' }
+  | { kind: 'rate_limited'; message?: string }
+  | { kind: 'removed'; message: string }
   | { kind: 'error'; message: string };
 
 function requiresPassword(body: unknown): boolean {
@@ -128,9 +129,17 @@ export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFai
     case 403:
       // Only the server's password answer means "password"; any other refusal is an error.
       if (requiresPassword(err.body)) return { kind: 'password', wrong: passwordTried };
+      // The deny list: the server's own words say why, and that trying again will not help.
+      if (err.status === 403 && msg.includes('removed'))
+        return { kind: 'removed', message: err.serverMessage };
       return { kind: 'error', message: err.serverMessage || 'Please try again.' };
     case 429:
-      return { kind: 'rate_limited' };
+      // A full waiting room is a full meeting for the moment; the rest are limits on attempts
+      // (a locked password entry says for how long). Either way the server's text is shown.
+      if (msg.includes('waiting room')) return { kind: 'full', message: err.serverMessage };
+      return err.serverMessage
+        ? { kind: 'rate_limited', message: err.serverMessage }
+        : { kind: 'rate_limited' };
     default:
       return { kind: 'error', message: err.serverMessage || 'Please try again.' };
   }

@@ -252,7 +252,14 @@ describe('RoomController', () => {
     ['error', new ApiError(500, 'boom', { message: 'boom' }), 'boom'],
     ['not_found', new ApiError(404, 'x', { message: 'Meeting not found' }), null],
     ['full', new ApiError(409, 'x', { message: 'Meeting is full' }), null],
-    ['rate_limited', new ApiError(429, 'x', { message: 'slow down' }), null],
+    ['rate_limited', new ApiError(429, 'x', { message: 'slow down' }), 'slow down'],
+    [
+      'removed',
+      new ApiError(403, 'x', {
+        message: 'The host removed you from this meeting. You cannot join it again.',
+      }),
+      'The host removed you from this meeting. You cannot join it again.',
+    ],
   ] as const)('a failed join call ends as %s', async (reason, err, detail) => {
     make().start();
     await settle();

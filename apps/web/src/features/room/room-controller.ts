@@ -135,7 +135,7 @@ export class RoomController {
         console.error('Failed to join meeting', err);
         const f = classifyJoinError(err, !!password);
         if (f.kind === 'password') this.store.set({ phase: 'password', media, wrong: f.wrong });
-        else this.end(f.kind, f.kind === 'error' ? f.message : null);
+        else this.end(f.kind, 'message' in f && f.message ? f.message : null);
       },
     );
   }

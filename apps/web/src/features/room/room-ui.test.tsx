@@ -1,8 +1,10 @@
 import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { classifyJoinError, meetingSessionId } from './api';
 import { MessageText } from './components/ChatPanel';
+import { EndScreen } from './components/StatusScreens';
 import { shareLink } from '@/features/meetings/copy-link';
 import { participantCountLabel } from './components/RoomHeader';
 import { formatElapsed } from './hooks';
@@ -65,11 +67,9 @@ describe('room rules', () => {
       ),
     ).toEqual({ kind: 'password', wrong: true });
     // Other refusals are errors with the server's words, not a password prompt.
-    expect(
-      classifyJoinError(apiError(403, { message: 'You were removed from this meeting' }), false),
-    ).toEqual({
+    expect(classifyJoinError(apiError(403, { message: 'Forbidden' }), false)).toEqual({
       kind: 'error',
-      message: 'You were removed from this meeting',
+      message: 'Forbidden',
     });
     expect(classifyJoinError(apiError(401, { message: 'Invalid session' }), true)).toEqual({
       kind: 'error',
@@ -77,8 +77,47 @@ describe('room rules', () => {
     });
     expect(classifyJoinError(apiError(429, { message: 'slow down' }), true)).toEqual({
       kind: 'rate_limited',
+      message: 'slow down',
     });
     expect(classifyJoinError(new TypeError('fetch failed'), false).kind).toBe('error');
+  });
+
+  it("keeps the server's words for refusals that say why: deny list, locked password, full waiting room", () => {
+    const removed = 'The host removed you from this meeting. You cannot join it again.';
+    expect(classifyJoinError(apiError(403, { message: removed }), false)).toEqual({
+      kind: 'removed',
+      message: removed,
+    });
+    const locked =
+      'Too many wrong passwords were tried for this meeting. Password entry is locked; please try again in 15 minutes.';
+    expect(classifyJoinError(apiError(429, { message: locked }), true)).toEqual({
+      kind: 'rate_limited',
+      message: locked,
+    });
+    const waiting = 'The waiting room of this meeting is full. Please try again later.';
+    expect(classifyJoinError(apiError(429, { message: waiting }), false)).toEqual({
+      kind: 'full',
+      message: waiting,
+    });
+  });
+
+  it('shows the server text on the end screen for those refusals', () => {
+    const removed = 'The host removed you from this meeting. You cannot join it again.';
+    const { unmount } = render(
+      <MemoryRouter>
+        <EndScreen kind="removed" detail={removed} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText(removed)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Rejoin' })).not.toBeInTheDocument();
+    unmount();
+    const waiting = 'The waiting room of this meeting is full. Please try again later.';
+    render(
+      <MemoryRouter>
+        <EndScreen kind="full" detail={waiting} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText(waiting)).toBeInTheDocument();
   });
 
   it('counts participants with singular and plural', () => {

@@ -175,6 +175,9 @@ const END_TEXT: Record<EndKind, { title: string; text: string; icon: ReactNode }
   },
 };
 
+/** Ends whose text is the server's own when it gave one (a refused join says why and for how long). */
+const DETAIL_KINDS = new Set<EndKind>(['error', 'rate_limited', 'full', 'removed']);
+
 export function EndScreen({
   kind,
   detail,
@@ -199,7 +202,7 @@ export function EndScreen({
         </>
       }
     >
-      <p>{detail && kind === 'error' ? detail : t.text}</p>
+      <p>{detail && DETAIL_KINDS.has(kind) ? detail : t.text}</p>
     </StatusScreen>
   );
 }
