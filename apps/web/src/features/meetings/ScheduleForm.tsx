@@ -134,6 +134,7 @@ export function ScheduleForm({
   editing?: MeetingWithInvitees;
 }) {
   const [form, setForm] = useState(initial);
+  const accountEmail = initial.hostEmail.trim() !== '';
   const set = <K extends keyof ScheduleFormState>(key: K, value: ScheduleFormState[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
   const navigate = useNavigate();
@@ -241,11 +242,20 @@ export function ScheduleForm({
                 onChange={(e) => set('description', e.target.value)}
               />
             </Field>
-            <Field label="Host email" htmlFor="hostEmail">
+            {/* The organizer is the signed-in account: the server takes its email and ignores this
+                field, so it only shows it (editable only when the account has no email to show). */}
+            <Field
+              label="Host email"
+              htmlFor="hostEmail"
+              hint={accountEmail ? 'The email of your account; invitations come from it.' : undefined}
+            >
               <Input
                 id="hostEmail"
                 type="email"
                 value={form.hostEmail}
+                readOnly={accountEmail}
+                aria-readonly={accountEmail || undefined}
+                className={accountEmail ? 'bg-slate-50 text-slate-600' : undefined}
                 onChange={(e) => set('hostEmail', e.target.value)}
               />
             </Field>

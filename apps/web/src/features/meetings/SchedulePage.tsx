@@ -60,7 +60,7 @@ export function SchedulePage() {
         err instanceof ApiError && err.status === 403
           ? 'Only the host of this meeting can edit it.'
           : err instanceof ApiError && err.status === 404
-            ? 'This meeting does not exist or was deleted.'
+            ? 'No meeting of yours has this ID. It may have been deleted, or it belongs to another account.'
             : err instanceof ApiError && err.status === 400
               ? 'This is not a valid meeting ID.'
               : 'The meeting could not be loaded. Please try again.';
