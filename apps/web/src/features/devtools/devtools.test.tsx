@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { MemoryRouter } from 'react-router';
@@ -42,12 +42,14 @@ const inRouter = (ui: React.ReactNode) => <MemoryRouter>{ui}</MemoryRouter>;
 
 describe('developer media pages release the camera', () => {
   let getUserMedia: ReturnType<typeof vi.fn>;
+  let play: ReturnType<typeof vi.spyOn>;
 
   beforeEach(() => {
     vi.stubGlobal('MediaStream', FakeStream);
     // jsdom has no srcObject on media elements; the pages only assign it.
     Object.defineProperty(HTMLMediaElement.prototype, 'srcObject', { configurable: true, set() {} });
-    vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
+    // jsdom's play() is "not implemented" and returns undefined; browsers return a promise.
+    play = vi.spyOn(HTMLMediaElement.prototype, 'play').mockResolvedValue(undefined);
     getUserMedia = vi.fn();
     Object.defineProperty(navigator, 'mediaDevices', {
       configurable: true,
@@ -55,6 +57,10 @@ describe('developer media pages release the camera', () => {
     });
   });
   afterEach(() => {
+    // Unmount while the fakes are still in place: this hook runs before the setup file's cleanup,
+    // and a page still mounted may run an effect late (a <video> getting its stream calls play()),
+    // which would hit jsdom's play() returning undefined once the spy is restored.
+    cleanup();
     vi.unstubAllGlobals();
     vi.restoreAllMocks();
   });
@@ -112,5 +118,7 @@ describe('developer media pages release the camera', () => {
     expect(tracks).toHaveLength(2);
     expect(tracks[0]!.readyState).toBe('ended');
     expect(tracks[1]!.readyState).toBe('live');
+    // The kept run shows its camera (the <video> effect has run, not left pending for teardown).
+    await vi.waitFor(() => expect(play).toHaveBeenCalled());
   });
 });
