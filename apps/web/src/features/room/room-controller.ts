@@ -1,5 +1,6 @@
 import { JOINED_TOAST_MS, MEETING_ID_PATTERN } from '@parley/protocol/constants';
 import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
+import { ApiError } from '@/lib/api';
 import { Store } from '@/lib/store';
 import { classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';
 import { installDebugHandle } from './debug';
@@ -132,7 +133,11 @@ export class RoomController {
       },
       (err: unknown) => {
         if (!current()) return;
-        console.error('Failed to join meeting', err);
+        // The server saying no (not found, ended, full, password, removed, limits) is an answer the
+        // screen shows, not a fault; only a failed call or a server error is logged as one.
+        if (err instanceof ApiError && err.status < 500)
+          console.info(`Join refused: ${err.status} ${err.serverMessage}`);
+        else console.error('Failed to join meeting', err);
         const f = classifyJoinError(err, !!password);
         if (f.kind === 'password') this.store.set({ phase: 'password', media, wrong: f.wrong });
         else this.end(f.kind, 'message' in f && f.message ? f.message : null);

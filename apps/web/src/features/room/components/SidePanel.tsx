@@ -6,6 +6,7 @@ import {
   Mic,
   MicOff,
   Sparkles,
+  UserCheck,
   UserMinus,
   Users,
   Video,
@@ -162,15 +163,21 @@ function PeopleTab() {
                 data-testid="removed-person"
                 className="flex items-center gap-2 rounded-lg px-2 py-2"
               >
+                <span
+                  aria-hidden
+                  className="grid size-8 shrink-0 place-items-center rounded-full bg-slate-700 text-sm font-semibold text-slate-300"
+                >
+                  {r.name.charAt(0).toUpperCase()}
+                </span>
                 <span className="min-w-0 flex-1 truncate text-sm text-slate-300">{r.name}</span>
                 <Button
                   size="sm"
                   variant="ghost"
-                  className="text-slate-200 hover:bg-white/10"
+                  className="border border-white/20 text-slate-100 hover:bg-white/10 max-md:h-10"
                   aria-label={`Allow ${r.name} back`}
                   onClick={() => moderation.allowBack(r.id)}
                 >
-                  Allow back
+                  <UserCheck /> Allow back
                 </Button>
               </li>
             ))}
