@@ -233,6 +233,21 @@ export class RoomPage {
     );
   }
 
+  /** Opens the People tab of the side panel (the control bar's People button). */
+  async openPeople(): Promise<void> {
+    if (!(await this.peoplePanel.isVisible())) await this.control('People').click();
+    await this.peoplePanel.waitFor();
+  }
+
+  get peoplePanel(): Locator {
+    return this.page.getByRole('region', { name: 'Participants' });
+  }
+
+  /** The host's list of people it removed (deny list), each with an Allow back button. */
+  get removedSection(): Locator {
+    return this.page.getByRole('region', { name: 'Removed' });
+  }
+
   async openChat(): Promise<void> {
     if (!(await this.page.getByPlaceholder('Type a message...').isVisible()))
       await this.control('Chat').click();

@@ -166,6 +166,44 @@ describe('room slice', () => {
     for (const g of [gus, dan, wes]) await g.ctx.close();
   });
 
+  it('a removed guest cannot rejoin (the server says why) until the host allows them back', async () => {
+    const id = await createMeeting(hostPage);
+    await host.open(id, { name: 'Hana', host: true });
+    await host.waitJoined();
+    const rex = await guest('Rex');
+    await rex.room.open(id, { name: 'Rex' });
+    await rex.room.waitJoined();
+
+    await host.openPeople();
+    hostPage.once('dialog', (d) => void d.accept());
+    await host.peoplePanel.getByRole('button', { name: 'Remove Rex' }).click();
+    await rex.page.getByRole('heading', { name: 'You were removed from the meeting' }).waitFor();
+    const allowBack = host.removedSection.getByRole('button', { name: 'Allow Rex back' });
+    await allowBack.waitFor({ timeout: 5000 });
+    await expect(host.removedSection.textContent()).resolves.toContain('Rex');
+    await screenshot(hostPage, 'room-removed-list-desktop');
+    await hostPage.setViewportSize(VIEWPORTS.phone);
+    await allowBack.waitFor();
+    expect(await insideViewport(hostPage, allowBack)).toBe(true);
+    expect(await horizontalOverflow(hostPage)).toBe(0);
+    await screenshot(hostPage, 'room-removed-list-phone');
+    await hostPage.setViewportSize(VIEWPORTS.desktop);
+
+    // Opening the link again (same tab, same session): the join call is refused with the server's words.
+    await rex.room.open(id, { name: 'Rex' });
+    await rex.page
+      .getByText('The host removed you from this meeting. You cannot join it again.', { exact: true })
+      .waitFor({ timeout: 10_000 });
+    await screenshot(rex.page, 'room-rejoin-refused-desktop');
+
+    await allowBack.click();
+    await host.removedSection.waitFor({ state: 'detached', timeout: 5000 });
+    await rex.room.open(id, { name: 'Rex' });
+    await rex.room.waitJoined();
+    await host.peoplePanel.getByText('Rex', { exact: true }).waitFor();
+    await rex.ctx.close();
+  });
+
   it('a page whose microphone is refused says so in the pre-join and the room, and Retry recovers', async () => {
     const id = await createMeeting(hostPage);
     // No fake permission prompt: the context allows the camera only, so the microphone is refused
