@@ -247,7 +247,7 @@ export function ScheduleForm({
             <Field
               label="Host email"
               htmlFor="hostEmail"
-              hint={accountEmail ? 'The email of your account; invitations come from it.' : undefined}
+              hint={accountEmail ? "Your account's email: you are the meeting's organizer." : undefined}
             >
               <Input
                 id="hostEmail"
