@@ -140,10 +140,11 @@ function maxOf(m: Record<string, number>, re: RegExp): number | null {
 /** Median of each step over the runs where it happened. */
 function medianSteps(all: Record<string, number | null>[]): Record<string, number | null> {
   const out: Record<string, number | null> = {};
-  for (const key of Object.keys(all[0] ?? {})) {
+  // Over the runs that have each step (a failed run has none).
+  for (const key of new Set(all.flatMap((s) => Object.keys(s)))) {
     const v = all
       .map((s) => s[key])
-      .filter((x): x is number => x !== null)
+      .filter((x): x is number => typeof x === 'number')
       .sort((a, b) => a - b);
     out[key] = v.length ? Math.round((v[(v.length - 1) >> 1]! + v[v.length >> 1]!) / 2) : null;
   }
@@ -205,6 +206,8 @@ const browser = await launchBrowser();
 type Run = { fromLink: number; fromClick: number | null; steps: Record<string, number | null> };
 const runs: Record<Scenario, Run[]> = { second: [], click: [], third: [] };
 let autoJoined = 0;
+/** Measured joins that never showed every expected frame within 20 s. */
+const failedJoins: Record<Scenario, number> = { second: 0, click: 0, third: 0 };
 const loadBefore = loadAverage();
 try {
   const hostCtx = await newContext(browser, server.url);
@@ -238,11 +241,24 @@ try {
       const want = scenario === 'third' ? 2 : 1;
       const report = await waitFrames(guest, want).catch(async (err: unknown) => {
         console.error(
-          `run ${i + 1} (${scenario}): no frame; marks:`,
+          `run ${i + 1} (${scenario}): no frame in 20 s (${String(err)}); marks:`,
           JSON.stringify(await guest.page.evaluate(() => window.__bench?.marks).catch(() => null)),
         );
-        throw err;
+        return null;
       });
+      if (!report) {
+        // A join that never showed a frame is a failed run: it counts in the figures as an
+        // infinite time (so the median and the maximum say so), it is not dropped.
+        if (i >= 0) {
+          runs[scenario].push({ fromLink: Infinity, fromClick: null, steps: {} });
+          failedJoins[scenario] += 1;
+        }
+        await guest.ctx.close();
+        for (const o of others) await o.ctx.close();
+        await hostPage.goto('/');
+        await sleep(500);
+        continue;
+      }
       const s = steps(report, guest.t0);
       if (process.env.BENCH_DUMP) dump(report, guest.t0);
       const lastFrame = s.lastFrame!;
@@ -282,6 +298,7 @@ const figures = {
   build: build.dir ? { privateBuild: build.dir, uncommittedAtBuild: build.dirty } : 'npm run build',
   loadAverage: { before: loadBefore, after: loadAfter },
   loopbackNamespace: process.env.PARLEY_NETNS === '1',
+  failedJoins,
   joinPath:
     autoJoined > 0
       ? `second and third: the app joined from the link's ?name= by itself in ${autoJoined} joins (no Join click); secondByClick: a bare link, the name typed and Join Meeting clicked the moment it is on screen`
