@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { createTestApp, makePro, signIn, type TestContext } from '../../test/app.js';
 import { enter, listen, type TestSocket } from '../../test/ws-client.js';
 import { mailOutbox, subscriptions } from '../db/schema/index.js';
+import { ALL_METHODS, liveRoutes, type LiveRoute } from '../../test/route-table.js';
 
 // ---------------------------------------------------------------------------------------------
 // The classification of every route. `access` is who may call it; `kind` says what its errors
@@ -132,34 +133,6 @@ function scheduledExample() {
 
 // ---------------------------------------------------------------------------------------------
 // The routes of the running app.
-
-interface LiveRoute {
-  method: string;
-  path: string;
-}
-
-/** Reads the app's route tree (`printRoutes({ commonPrefix: false })`) into method + full path. */
-function liveRoutes(tree: string): LiveRoute[] {
-  const out: LiveRoute[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = (m[1] ?? '').length / 4;
-    const parent = depth > 0 ? (stack[depth - 1] ?? '') : '';
-    const segment = m[2] ?? '';
-    // A wildcard child is printed without its slash: `/oidc` then `*` is `/oidc/*`.
-    const full = segment === '*' && !parent.endsWith('/') ? `${parent}/*` : parent + segment;
-    stack[depth] = full;
-    stack.length = depth + 1;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim())) {
-      if (method) out.push({ method, path: full });
-    }
-  }
-  return out;
-}
-
-const ALL_METHODS = ['GET', 'HEAD', 'TRACE', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'];
 
 /** The rule of a route; HEAD follows its GET, and a route with every method is listed as `*`. */
 function ruleKey(route: LiveRoute, all: LiveRoute[]): string {

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
 import { connect, enter, listen, postJoin, type TestSocket } from '../ws-client.js';
+import { ALL_METHODS, liveRoutes } from '../route-table.js';
 
 // ------------------------------------------------------------------------------------ REST
 
@@ -333,32 +334,6 @@ function concrete(path: string): string {
 }
 
 // ------------------------------------------------------------------------------ the routes
-
-interface LiveRoute {
-  method: string;
-  path: string;
-}
-
-/** The app's route tree (`printRoutes({ commonPrefix: false })`), as in http/bad-input.test.ts. */
-function liveRoutes(tree: string): LiveRoute[] {
-  const out: LiveRoute[] = [];
-  const stack: string[] = [];
-  for (const line of tree.split('\n')) {
-    const m = /^([│ ]*)[├└]── (\S+)(?: \(([^)]*)\))?$/.exec(line);
-    if (!m) continue;
-    const depth = (m[1] ?? '').length / 4;
-    const parent = depth > 0 ? (stack[depth - 1] ?? '') : '';
-    const segment = m[2] ?? '';
-    const full = segment === '*' && !parent.endsWith('/') ? `${parent}/*` : parent + segment;
-    stack[depth] = full;
-    stack.length = depth + 1;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()))
-      if (method) out.push({ method, path: full });
-  }
-  return out;
-}
-
-const ALL_METHODS = ['GET', 'HEAD', 'TRACE', 'DELETE', 'OPTIONS', 'PATCH', 'PUT', 'POST', 'QUERY'];
 
 function decisionKeys(): string[] {
   const routes = liveRoutes(t.app.printRoutes({ commonPrefix: false }));
