@@ -1,45 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeStream, FakeTrack } from '../testing/fakes';
 import { LocalMedia, micErrorMessage } from './local-media';
-
-class FakeTrack {
-  readyState: 'live' | 'ended' = 'live';
-  enabled = true;
-  contentHint = '';
-  onended: (() => void) | null = null;
-  constructor(
-    readonly kind: 'audio' | 'video',
-    readonly deviceId = 'dev',
-  ) {}
-  stop() {
-    this.readyState = 'ended';
-  }
-  getSettings() {
-    return { deviceId: this.deviceId };
-  }
-}
-
-class FakeStream {
-  private readonly list: FakeTrack[];
-  constructor(tracks: FakeTrack[] = []) {
-    this.list = [...tracks];
-  }
-  getTracks() {
-    return [...this.list];
-  }
-  getAudioTracks() {
-    return this.list.filter((t) => t.kind === 'audio');
-  }
-  getVideoTracks() {
-    return this.list.filter((t) => t.kind === 'video');
-  }
-  addTrack(t: FakeTrack) {
-    if (!this.list.includes(t)) this.list.push(t);
-  }
-  removeTrack(t: FakeTrack) {
-    const i = this.list.indexOf(t);
-    if (i >= 0) this.list.splice(i, 1);
-  }
-}
 
 /** A promise the test resolves by hand, to stop the room while the browser is still asking. */
 function deferred<T>() {
