@@ -1,14 +1,22 @@
 // Bundles the server into dist/main.js. Dependencies stay in node_modules; the workspace's own
-// protocol package is compiled in (it ships TypeScript source).
+// protocol package is compiled in (it ships TypeScript source). The speech decoder's worker
+// thread is an entry point of its own (dist/pocketsphinx-worker.js): a worker runs a file, and
+// providers/speech/pocketsphinx-pool.ts looks for it beside main.js.
+// `node build.mjs --outdir <dir>` builds elsewhere (a private build beside a running one).
 import { readFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 ? process.argv[outdirAt + 1] : 'dist';
 const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@parley/'));
 
 await build({
-  entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  entryPoints: {
+    main: 'src/main.ts',
+    'pocketsphinx-worker': 'src/providers/speech/pocketsphinx-worker.ts',
+  },
+  outdir,
   bundle: true,
   platform: 'node',
   target: 'node20',

@@ -99,6 +99,16 @@ const envSchema = z.object({
   STUN_URLS: listFromEnv.optional(),
   TURN_URLS: listFromEnv.optional(),
   TURN_SECRET: z.string().optional(),
+  AI_BASE_URL: z.url().optional(),
+  AI_API_KEY: z.string().optional(),
+  AI_STT_MODEL: z.string().default('whisper-1'),
+  AI_TRANSLATION_MODEL: z.string().default('gpt-4o-mini'),
+  AI_SUMMARY_MODEL: z.string().default('gpt-4o-mini'),
+  LIBRETRANSLATE_URL: z.url().optional(),
+  LIBRETRANSLATE_API_KEY: z.string().optional(),
+  AI_STT_PROVIDER: z.enum(['embedded', 'openai', 'off']).optional(),
+  AI_TRANSLATION_PROVIDER: z.enum(['embedded', 'openai', 'libretranslate', 'off']).optional(),
+  AI_SUMMARY_PROVIDER: z.enum(['embedded', 'openai']).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -140,6 +150,23 @@ export interface Config {
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
   files: { hostQuotaBytes: number; instanceQuotaBytes: number };
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
+  /**
+   * The three AI providers. Each defaults to the OpenAI-compatible API when AI_BASE_URL is set
+   * (translation: LibreTranslate when LIBRETRANSLATE_URL is set), else to the embedded engine.
+   */
+  ai: {
+    stt: 'embedded' | 'openai' | 'off';
+    translation: 'embedded' | 'openai' | 'libretranslate' | 'off';
+    summaries: 'embedded' | 'openai';
+    openai: {
+      baseUrl: string | undefined;
+      apiKey: string | undefined;
+      sttModel: string;
+      translationModel: string;
+      summaryModel: string;
+    };
+    libreTranslate: { url: string | undefined; apiKey: string | undefined };
+  };
   /** Development services that are on: anyone who reaches them can sign in as anyone, etc. */
   devServices: DevService[];
   /** Things to say loudly at start-up (main.ts logs each as a warning). */
@@ -233,6 +260,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
 
+  const wantsOpenAi = [e.AI_STT_PROVIDER, e.AI_TRANSLATION_PROVIDER, e.AI_SUMMARY_PROVIDER].includes(
+    'openai',
+  );
+  if (wantsOpenAi && !e.AI_BASE_URL) {
+    throw new ConfigError('Invalid environment: an AI provider is set to openai, which needs AI_BASE_URL');
+  }
+  if (e.AI_TRANSLATION_PROVIDER === 'libretranslate' && !e.LIBRETRANSLATE_URL) {
+    throw new ConfigError(
+      'Invalid environment: AI_TRANSLATION_PROVIDER=libretranslate needs LIBRETRANSLATE_URL',
+    );
+  }
+  const viaApi = e.AI_BASE_URL ? 'openai' : 'embedded';
+
   return {
     env: e.NODE_ENV,
     host,
@@ -265,6 +305,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
     },
     ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
+    ai: {
+      stt: e.AI_STT_PROVIDER ?? viaApi,
+      translation: e.AI_TRANSLATION_PROVIDER ?? (e.LIBRETRANSLATE_URL ? 'libretranslate' : viaApi),
+      summaries: e.AI_SUMMARY_PROVIDER ?? viaApi,
+      openai: {
+        baseUrl: e.AI_BASE_URL?.replace(/\/+$/, ''),
+        apiKey: e.AI_API_KEY,
+        sttModel: e.AI_STT_MODEL,
+        translationModel: e.AI_TRANSLATION_MODEL,
+        summaryModel: e.AI_SUMMARY_MODEL,
+      },
+      libreTranslate: { url: e.LIBRETRANSLATE_URL?.replace(/\/+$/, ''), apiKey: e.LIBRETRANSLATE_API_KEY },
+    },
     devServices,
     warnings,
   };

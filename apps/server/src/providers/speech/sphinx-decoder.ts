@@ -1,0 +1,215 @@
+import path from 'node:path';
+import type { ConfigHandle, DecoderHandle, SphinxApi } from './sphinx-binding.js';
+
+/**
+ * One pocketsphinx decoder fed one continuous stream, ending utterances where speech stops
+ * (the library's own voice activity detector, `ps_get_in_speech`) and at a maximum length so
+ * captions keep coming while someone talks without pause. Runs inside the decoder worker: every
+ * call here blocks.
+ */
+export interface DecoderSettings {
+  /** Folder holding `en-us/`, `en-us.lm.bin` and `cmudict-en-us.dict`. */
+  modelDir: string;
+  /** Extra decoder arguments, name/value pairs (e.g. ['-vad_postspeech', '60']). */
+  extraArgs: readonly string[];
+  /** Audio fed to the decoder per call; the speech/silence state is read after each piece. */
+  frameMs: number;
+  /** An utterance longer than this is ended even while speech goes on. */
+  maxUtteranceMs: number;
+}
+
+export interface DecodedUtterance {
+  text: string;
+  startMs: number;
+  endMs: number;
+}
+
+export const SAMPLE_RATE = 16_000;
+const samplesToMs = (n: number) => (n * 1000) / SAMPLE_RATE;
+/** pocketsphinx's frame rate (-frate 100): VAD settings count 10 ms frames. */
+const VAD_FRAME_MS = 10;
+/**
+ * Past maxUtteranceMs minus this, the utterance is ended at the first quiet piece (a pause
+ * between words), so the forced cut rarely splits a word; at maxUtteranceMs it is ended anyway.
+ */
+const SOFT_CUT_WINDOW_MS = 3_000;
+const QUIET_RATIO = 0.3;
+
+export function modelArgs(modelDir: string): string[] {
+  return [
+    '-hmm',
+    path.join(modelDir, 'en-us'),
+    '-lm',
+    path.join(modelDir, 'en-us.lm.bin'),
+    '-dict',
+    path.join(modelDir, 'cmudict-en-us.dict'),
+    // The library logs every utterance to stderr otherwise.
+    '-logfn',
+    '/dev/null',
+  ];
+}
+
+/** Drops what is not a spoken word from a hypothesis: fillers, sentence marks, `word(2)`. */
+export function cleanHypothesis(hyp: string | null): string {
+  if (!hyp) return '';
+  return hyp
+    .split(/\s+/)
+    .filter((w) => w && !/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(w))
+    .map((w) => w.replace(/\(\d+\)$/, ''))
+    .join(' ');
+}
+
+export class SphinxDecoder {
+  private readonly config: ConfigHandle;
+  private readonly decoder: DecoderHandle;
+  private readonly frameSamples: number;
+  /** How far before the moment speech is detected the utterance's audio begins. */
+  readonly prespeechMs: number;
+  /** How much silence after speech the detector waits before it says speech stopped. */
+  readonly postspeechMs: number;
+
+  private uttOpen = false;
+  /** Samples fed since the stream was opened: the clock of every offset. */
+  private fed = 0;
+  /** Speech was detected in the open utterance (otherwise there is nothing to deliver). */
+  private speaking = false;
+  private uttStartMs = 0;
+  private lastEndMs = 0;
+  private energySum = 0;
+  private energyPieces = 0;
+
+  constructor(
+    private readonly api: SphinxApi,
+    private readonly settings: DecoderSettings,
+  ) {
+    const config = api.createConfig([...modelArgs(settings.modelDir), ...settings.extraArgs]);
+    if (!config) throw new Error(`pocketsphinx refused its arguments: ${settings.extraArgs.join(' ')}`);
+    const decoder = api.createDecoder(config);
+    if (!decoder) {
+      api.freeConfig(config);
+      throw new Error(`pocketsphinx could not load its model from ${settings.modelDir}`);
+    }
+    this.config = config;
+    this.decoder = decoder;
+    this.frameSamples = Math.max(160, Math.round((settings.frameMs * SAMPLE_RATE) / 1000));
+    this.prespeechMs = api.configInt(config, '-vad_prespeech') * VAD_FRAME_MS;
+    this.postspeechMs = api.configInt(config, '-vad_postspeech') * VAD_FRAME_MS;
+  }
+
+  /** Starts a new stream: offsets count from here. */
+  open(): void {
+    this.closeUtt();
+    this.fed = 0;
+    this.lastEndMs = 0;
+    this.openUtt();
+  }
+
+  write(samples: Int16Array, deliver: (u: DecodedUtterance) => void): void {
+    if (!this.uttOpen) this.openUtt();
+    for (let at = 0; at < samples.length; at += this.frameSamples) {
+      const piece = samples.subarray(at, at + this.frameSamples);
+      this.api.processRaw(this.decoder, piece, false);
+      this.fed += piece.length;
+      const nowMs = samplesToMs(this.fed);
+      const inSpeech = this.api.inSpeech(this.decoder);
+      if (inSpeech && !this.speaking) {
+        this.speaking = true;
+        this.uttStartMs = Math.max(this.lastEndMs, nowMs - samplesToMs(piece.length) - this.prespeechMs);
+        this.energySum = 0;
+        this.energyPieces = 0;
+      } else if (!inSpeech && this.speaking) {
+        // The detector waited postspeechMs of silence before saying so.
+        this.endUtt(Math.max(this.uttStartMs, nowMs - this.postspeechMs), deliver);
+      } else if (this.speaking && this.overLength(piece, nowMs)) {
+        this.endUtt(nowMs, deliver);
+      }
+    }
+  }
+
+  /** Audio that was not decoded (an overloaded machine): offsets still count it. */
+  skip(samples: number, deliver: (u: DecodedUtterance) => void): void {
+    this.flush(deliver);
+    this.fed += samples;
+    this.lastEndMs = samplesToMs(this.fed);
+  }
+
+  /** Ends the utterance in progress, if speech was heard in it, and delivers it. */
+  flush(deliver: (u: DecodedUtterance) => void): void {
+    if (this.speaking) this.endUtt(samplesToMs(this.fed), deliver);
+  }
+
+  /** Flushes and leaves the decoder idle (for the next stream). */
+  end(deliver: (u: DecodedUtterance) => void): void {
+    this.flush(deliver);
+    this.closeUtt();
+  }
+
+  /**
+   * A whole clip. One that fits in an utterance is decoded as one (`full_utt`: the cepstral mean
+   * is taken over the whole clip, the best case); a longer one is cut where speech stops, as a
+   * stream is, and the utterances are joined.
+   */
+  decodeClip(samples: Int16Array): string {
+    this.closeUtt();
+    if (samplesToMs(samples.length) <= this.settings.maxUtteranceMs) {
+      this.api.startUtt(this.decoder);
+      this.api.processRaw(this.decoder, samples, true);
+      this.api.endUtt(this.decoder);
+      return cleanHypothesis(this.api.hypothesis(this.decoder));
+    }
+    const texts: string[] = [];
+    const collect = (u: DecodedUtterance) => texts.push(u.text);
+    this.open();
+    this.write(samples, collect);
+    this.end(collect);
+    return texts.join(' ');
+  }
+
+  free(): void {
+    this.closeUtt();
+    this.api.freeDecoder(this.decoder);
+    this.api.freeConfig(this.config);
+  }
+
+  /** Past the length limit, or near it at a pause (a piece much quieter than the utterance). */
+  private overLength(piece: Int16Array, nowMs: number): boolean {
+    const lengthMs = nowMs - this.uttStartMs;
+    const energy = rms(piece);
+    this.energySum += energy;
+    this.energyPieces += 1;
+    if (lengthMs >= this.settings.maxUtteranceMs) return true;
+    if (lengthMs < this.settings.maxUtteranceMs - SOFT_CUT_WINDOW_MS) return false;
+    return energy < QUIET_RATIO * (this.energySum / this.energyPieces);
+  }
+
+  private endUtt(endMs: number, deliver: (u: DecodedUtterance) => void): void {
+    this.api.endUtt(this.decoder);
+    this.uttOpen = false;
+    const text = cleanHypothesis(this.api.hypothesis(this.decoder));
+    const startMs = this.uttStartMs;
+    this.speaking = false;
+    this.lastEndMs = endMs;
+    this.openUtt();
+    if (text) deliver({ text, startMs: Math.round(startMs), endMs: Math.round(endMs) });
+  }
+
+  private openUtt(): void {
+    if (this.uttOpen) return;
+    this.api.startUtt(this.decoder);
+    this.uttOpen = true;
+    this.speaking = false;
+  }
+
+  private closeUtt(): void {
+    if (!this.uttOpen) return;
+    this.api.endUtt(this.decoder);
+    this.uttOpen = false;
+    this.speaking = false;
+  }
+}
+
+function rms(samples: Int16Array): number {
+  let sum = 0;
+  for (const s of samples) sum += s * s;
+  return samples.length ? Math.sqrt(sum / samples.length) : 0;
+}

@@ -1,0 +1,72 @@
+/**
+ * Speech-to-text: one continuous stream per speaker (16 kHz mono s16le PCM in, utterances out),
+ * and whole clips of any format ffmpeg reads. Cutting audio into independent pieces is what hurts
+ * word error rate (AI-ENGINES.md: 5–12% whole utterances vs 29–74% for separate 2 s pieces), so
+ * the room keeps one stream per speaker and lets the engine end utterances where speech stops.
+ */
+export interface Utterance {
+  text: string;
+  /** The language of the text (a spec §9 code, e.g. 'en'). */
+  language: string;
+  /** Offsets from the start of the stream, in milliseconds of audio. */
+  startMs: number;
+  endMs: number;
+}
+
+export interface SpeechStream {
+  /** 16 kHz mono signed 16-bit little-endian PCM; any length (odd trailing bytes are kept). */
+  write(pcm: Buffer): void;
+  /** Ends the utterance in progress (if any) and delivers it; resolves when it was delivered. */
+  flush(): Promise<void>;
+  /** Flushes, then frees the decoder. Writes after close are ignored. */
+  close(): Promise<void>;
+}
+
+export interface SpeechStreamOptions {
+  /** The speaker's language when known; providers that detect it may ignore this. */
+  language?: string;
+  onUtterance(utterance: Utterance): void;
+  onError?(err: Error): void;
+}
+
+export interface Transcription {
+  text: string;
+  language: string;
+}
+
+export interface SpeechToText {
+  /** For logs and the capabilities endpoint: 'pocketsphinx', 'openai-compatible'. */
+  readonly name: string;
+  /** Languages it transcribes (spec §9 codes); 'any' for a provider that detects the language. */
+  readonly languages: readonly string[] | 'any';
+  openStream(options: SpeechStreamOptions): SpeechStream;
+  /** A whole clip in any container ffmpeg reads (webm/opus chunk, wav, mp3, …). */
+  transcribeClip(audio: Buffer, options?: { language?: string }): Promise<Transcription>;
+  /** Frees every decoder, worker and child process. */
+  close(): Promise<void>;
+  /** Streams and clips served at once (an embedded engine's cap); absent when unbounded. */
+  readonly maxStreams?: number;
+}
+
+/** A provider asked for a language it cannot transcribe (never faked with another language). */
+export class UnsupportedSpeechLanguageError extends Error {
+  constructor(
+    readonly provider: string,
+    readonly language: string,
+    readonly supported: readonly string[],
+  ) {
+    super(`${provider} cannot transcribe '${language}'; it transcribes ${supported.join(', ')}`);
+    this.name = 'UnsupportedSpeechLanguageError';
+  }
+}
+
+/**
+ * Thrown by openStream (and by transcribeClip after a short wait) when every decoder is in use:
+ * an embedded engine holds ~120 MiB and up to a core per stream, so it serves a fixed number.
+ */
+export class SpeechCapacityError extends Error {
+  constructor(readonly maxStreams: number) {
+    super(`Speech-to-text is busy: all ${maxStreams} decoders are in use; try again when a speaker stops`);
+    this.name = 'SpeechCapacityError';
+  }
+}

@@ -1,0 +1,165 @@
+import type { SummaryPoint } from '../types.js';
+import { words } from './actions.js';
+import { confirmedDecision } from './confirmations.js';
+import { contentLemmas, type Sentence } from './nlp.js';
+
+/**
+ * Decisions: a choice made or confirmed in the meeting. Explicit markers ("we agreed…", "it's
+ * decided", "we'll go with…", "motion carries", "from now on…") count wherever they are;
+ * "let's…" and "we'll…" count unless they run the meeting itself ("let's do the usual round",
+ * "let's wrap up") or only announce the speaker's side's own work to the other side.
+ */
+const LEAD =
+  /^(?:(?:and|so|then|okay|ok|alright|all right|right|yes|no|good|great|fine|agreed|perfect|well)[,.!]?\s+)*/;
+const PAST = /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the past|previously)\b/;
+
+const EXPLICIT: RegExp[] = [
+  /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
+  /\b(?:it's|it is|that's|that is) (?:decided|agreed|settled|final)[:,.]?\s*(.*)$/,
+  /\bthe decision is[:,]?\s*(?:that |to )?(.*)$/,
+  /\bdecision:\s*(.*)$/,
+  /\b(?:we'll|we will|we're going to|we are going to|let's|we) (go with .+)$/,
+  /\bwe're (going with .+)$/,
+  /\b(?:from now on|going forward|moving forward|from today on),?\s*(.+)$/,
+  /\b(?:so |okay,? )?the plan is(?: to)?[:,]?\s*(.+)$/,
+  /^(.*\b(?:motion (?:carries|passes|is carried)|hearing no objections|without objection|(?:is|are) (?:hereby )?approved|we (?:hereby )?appoint|so resolved)\b.*)$/,
+];
+
+const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
+/** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
+const PUT_OFF =
+  /^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
+/** "let's do this" names no choice of its own: the proposal just before it does, if any. */
+const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
+const PROCEDURAL =
+  /^(?:go\b|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+const WE_WILL =
+  // Not in a clause that only sets a condition ("which we won't have unless the grant comes").
+  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|want|probably|think|hear|wait|look into|send you|email you|call you|follow up)(.+)$/;
+
+/**
+ * "X it is" closes a choice between options ("Okay, the blue one it is, and we print fifty."):
+ * X is a short noun phrase, never a clause ("wait until we know what it is").
+ */
+const IT_IS = /(?:^|[,;]\s*)((?:[\w'.-]+ ){0,4}[\w'.-]+) it is\b(?:[,;]\s*.*|[.!])?$/;
+/** "No raffle this year.", "Yeah, no speaker fee for this event.": a choice not to do something. */
+const NO_THING = new RegExp(
+  String.raw`^(?:(?:and|so|then|okay|ok|alright|right|yes|yeah|well|fine|agreed)[,.!]?\s+)*no,? ` +
+    String.raw`(?!problem|worries|worry|idea|way|rush|need|one\b|doubt|thanks|pressure|offen[cs]e|kidding|comment|change|updates?|news|blockers?|luck|clue|matter|big deal|questions?)` +
+    String.raw`((?:[\w'-]+ ){0,4}[\w'-]+) (?:this time|this year|this round|this quarter|this sprint|this season|any ?more|from now on|going forward|for (?:this|the next|now)\b.*)[.!]?$`,
+);
+
+/** "That's agreed with leadership.": confirms the sentence before it, which is the decision. */
+const CONFIRMS = /^(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b/;
+
+export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
+  const found: Array<{ text: string; line: number; lineId: string }> = [];
+  sentences.forEach((s, i) => {
+    const lower = s.lower.trim();
+    if (lower.endsWith('?') || PAST.test(lower)) return;
+    const bare = lower.replace(LEAD, '');
+    const before = sentences[i - 1];
+    if (CONFIRMS.test(bare) && before && !before.lower.trim().endsWith('?') && s.line - before.line <= 1) {
+      found.push({ text: said(before, ''), line: before.line, lineId: before.lineId });
+      found.push({ text: said(before, ''), line: s.line, lineId: s.lineId });
+      return;
+    }
+    let rest: string | null = null;
+    const itIs = IT_IS.exec(bare);
+    if (itIs && nounPhrase(s, itIs[1]!)) rest = bare;
+    for (const pattern of rest === null ? EXPLICIT : []) {
+      const m = pattern.exec(bare);
+      if (m) {
+        rest = m[1] ?? '';
+        break;
+      }
+    }
+    // A sentence that gave an action item is a decision only when it says so explicitly.
+    if (rest === null && !actionSentences.has(s)) {
+      const lets = LETS.exec(bare);
+      const will = WE_WILL.exec(bare);
+      if (lets && BARE_AGREE.test(lets[1]!)) {
+        const proposal = proposalBefore(sentences, i);
+        if (proposal) {
+          found.push({
+            text: `${said(s, lets[1]!)} (${said(proposal, '')})`,
+            line: s.line,
+            lineId: s.lineId,
+          });
+        }
+        return;
+      }
+      if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
+      else if (will) rest = bare.slice(will.index);
+      else if (NO_THING.test(lower)) rest = bare;
+      else if (confirmedDecision(sentences, i)) rest = bare;
+    }
+    if (rest === null) return;
+    found.push({ text: said(s, rest), line: s.line, lineId: s.lineId });
+  });
+  // The same decision restated on the next line ("Agreed, we'll…") is one decision, and so is
+  // one that only points at its neighbour ("Let's not do that again." – "No band this year.").
+  const merged: Array<{ text: string; lines: number[]; ids: string[] }> = [];
+  for (const f of found) {
+    const last = merged[merged.length - 1];
+    if (
+      last &&
+      f.line - last.lines[last.lines.length - 1]! <= 1 &&
+      (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))
+    ) {
+      if (thin(last.text) && !thin(f.text)) last.text = f.text;
+      last.lines.push(f.line);
+      if (!last.ids.includes(f.lineId)) last.ids.push(f.lineId);
+    } else merged.push({ text: f.text, lines: [f.line], ids: [f.lineId] });
+  }
+  return merged.map((m) => ({ text: m.text, sources: m.ids }));
+}
+
+/** "X it is": X has no pronoun, auxiliary or clause word, so it names a choice. */
+function nounPhrase(s: Sentence, phrase: string): boolean {
+  const words = phrase.split(/\s+/);
+  const tokens = s.tokens.filter((t) => words.includes(t.lower));
+  return !tokens.some(
+    (t) =>
+      t.pos === 'PRON' ||
+      t.pos === 'AUX' ||
+      t.pos === 'SCONJ' ||
+      /^(?:what|which|who|how|where|why|when)$/.test(t.lower),
+  );
+}
+
+/** Few content words once pronouns are set aside: "do that again", "keep it". */
+function thin(text: string): boolean {
+  return [...words(text)].filter((w) => !/^(?:again|then|now|let's|not|don't)$/.test(w)).length < 2;
+}
+
+/**
+ * What "let's do it" agrees to: the line just before, by someone else, if it proposes something
+ * (a question or a statement with some content). At the start of a meeting there is none.
+ */
+function proposalBefore(sentences: Sentence[], i: number): Sentence | null {
+  const s = sentences[i]!;
+  for (let j = i - 1; j >= 0; j -= 1) {
+    const p = sentences[j]!;
+    if (s.line - p.line > 1) return null;
+    if (p.speaker !== s.speaker && contentLemmas(p.tokens).length >= 3) return p;
+  }
+  return null;
+}
+
+/** The decision in the speaker's words: the part after the marker, or the whole sentence. */
+function said(s: Sentence, rest: string): string {
+  const part = rest.trim().length >= 12 ? rest.trim() : s.lower.replace(LEAD, '').trim();
+  const at = s.lower.lastIndexOf(part);
+  const text = (at >= 0 ? s.text.slice(at, at + part.length) : s.text).replace(/[.!,;:\s]+$/, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function overlap(a: string, b: string): number {
+  const wa = words(a);
+  const wb = words(b);
+  if (wa.size === 0 || wb.size === 0) return 0;
+  let shared = 0;
+  for (const w of wa) if (wb.has(w)) shared += 1;
+  return shared / Math.min(wa.size, wb.size);
+}

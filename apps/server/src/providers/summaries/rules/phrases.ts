@@ -1,0 +1,246 @@
+import type { People } from './people.js';
+import type { Sentence } from './nlp.js';
+
+/**
+ * The phrase rules that find an action item in one sentence, before any context is used:
+ * a commitment by the speaker, a request to someone, or a task that still needs an owner.
+ * Each returns the task as an imperative phrase ("review Luis's PR today").
+ */
+export type Cue =
+  | { kind: 'commit'; task: string; owner: string }
+  | { kind: 'request'; task: string; owner: string | null }
+  /** "someone should…", "who's updating…?", "should we…?": an owner may come in the next lines. */
+  | { kind: 'open'; task: string }
+  /**
+   * "Will do.", "On it.": takes the request or open task just before, adds nothing alone.
+   * `self`: the answer takes a task on by itself ("I'll do it."), so with nothing to take it
+   * still stands, for what the line before was about.
+   */
+  | { kind: 'accept'; owner: string; self: boolean }
+  /** "I could ask the printer…": an offer, an action item only if the next speaker says yes. */
+  | { kind: 'offer'; task: string; owner: string };
+
+/** Words that open a sentence without changing what it asks or promises. */
+const LEAD_WORDS = [
+  ...[
+    'and',
+    'so',
+    'then',
+    'okay',
+    'ok',
+    'great',
+    'good',
+    'alright',
+    'all right',
+    'right',
+    'also',
+    'oh',
+    'well',
+  ],
+  ...[
+    'yes',
+    'yeah',
+    'sure',
+    'perfect',
+    'thanks',
+    'fair',
+    'fine',
+    'cool',
+    'absolutely',
+    'of course',
+    'no problem',
+  ],
+  ...['got it', 'good point', 'good idea', 'good question', 'sounds good', 'makes sense'],
+]
+  // Longest first: "good idea" must not stop at "good" when no comma follows (speech-to-text).
+  .sort((a, b) => b.length - a.length)
+  .join('|');
+const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
+
+/** Verbs of the meeting itself ("I'll share my screen", "can you walk us through…"). */
+const IN_MEETING =
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|walk (?:us|you|me) through|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see(?! (?:her|him|them)\b)|play devil)/;
+/** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
+const VISIT = /^be (?:there|on site|over|in the office) \S/;
+/** Not commitments: wishes, opinions, perception. */
+const NOT_A_TASK =
+  /^(?:need|want|like|love|hate|admit|bet|guess|think|feel|know|remember|miss|imagine|understand|relate|agree|disagree|wonder|hope|try and see|live with|go along with|get behind|accept that|work with that)\b/;
+
+/**
+ * Anywhere in the sentence (speech-to-text gives no commas to anchor on), except in a clause that
+ * only sets a condition or a time ("if I can…", "when I'll…", "what I can…").
+ */
+const COMMIT = new RegExp(
+  String.raw`(?<!\b(?:if|when|whether|what|unless|because|until|where|how|why|whatever|as long as|now)\s)\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|i can|let me)\s+(?:also\s+|just\s+|then\s+|quickly\s+|definitely\s+|happily\s+)?(?:try to\s+)?(.+)$`,
+);
+const WE_FOR_YOU =
+  /(?:^|[,;]\s*)(?:we'll|we will)\s+(?:also\s+)?((?:get back to|follow up with|send|email|call|share with) you\b.*)$/;
+const DELIVERY =
+  /(?:^|\bsay\s+|[,;]\s*)((?:(?:it|that|this|the [\w' -]+?)\s+)?(?:will|'ll|should) be (?:ready|done|finished|complete|merged|live|in place)\b.*)$/;
+const ACCEPT =
+  /^(?:will do|on it|i'm on it|leave it with me|i've got (?:it|this)|consider it done|you got it|i'll take it|i'll do it|i will|i'll|i can|i can do that|can do|sure thing)(?:,? (?:by|before|on|at|after|first thing|later|right after|tomorrow|today|tonight|this)\b[^?]*)?[.!]?$/;
+const SELF_ACCEPT =
+  /^(?:leave it with me|i'll take it|i'll do it|i can do that|i'll take that|i'll do that)\b/;
+/** "I could see if the agency can…": a hedged offer (not "if I could…", not a question). */
+const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably |also |always )?(.+)$/;
+/** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
+const DECLINED = /\bbut (?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)/;
+
+const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please )?(?:also )?|please (?!do\b|and\b)|i'd like you to |i need you to |do you want to )`;
+const OPEN_PATTERNS: RegExp[] = [
+  /\b(?:someone|somebody|anyone|anybody) (?:should|needs to|has to|must|ought to|could) (?:probably |maybe |also |just )*(.+)$/,
+  /\bwe need (?:someone|somebody) to (.+)$/,
+  /\bwe (?:should|need to|have to) (?!think|talk|discuss|consider|decide|see|keep in mind)(.+)$/,
+  /^(?:\w+, )?should we (?:also )?(.+)\?$/,
+  /\bwho(?:'s| is) (\w+ing .+)\?$/,
+  /\bwho (?:will|can|wants to|'ll) (.+)\?$/,
+];
+
+export function cue(s: Sentence, people: People, previousSpeaker: string | null): Cue | null {
+  const lower = s.lower.replace(/\s+/g, ' ').trim();
+  const bare = lower.replace(new RegExp(LEAD), '');
+  // "Sure, I will.": an answer that names no task of its own.
+  if (ACCEPT.test(bare)) return { kind: 'accept', owner: s.speaker, self: SELF_ACCEPT.test(bare) };
+  // "Now I'll add an index…": the speaker is doing it on the call, not taking it away.
+  if (/^now\b/.test(bare)) return null;
+
+  const request = matchRequest(s, bare, people, previousSpeaker);
+  if (request) return request;
+
+  const we = WE_FOR_YOU.exec(bare);
+  if (we) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
+
+  const commit = COMMIT.exec(bare);
+  if (commit && !bare.endsWith('?') && !DECLINED.test(bare)) {
+    // "I'll see if I can find out…": a try is still the task taken on.
+    const task = commit[1]!.replace(/^see if (?:i|we) can (?:also )?/, '');
+    // "I can sign off myself": what the speaker is able to do, not a task taken on.
+    const ability = /^i can\b/.test(bare.slice(commit.index)) && /\bmyself\b/.test(task);
+    const inMeeting = IN_MEETING.test(task) && !VISIT.test(task);
+    if (!inMeeting && !NOT_A_TASK.test(task) && !/^know\b/.test(task) && !ability) {
+      return { kind: 'commit', task: clean(s, task), owner: s.speaker };
+    }
+  }
+  const delivery = DELIVERY.exec(bare);
+  if (
+    delivery &&
+    !bare.endsWith('?') &&
+    /\b(by|on|before|today|tonight|tomorrow|this)\b/.test(delivery[1]!)
+  ) {
+    return { kind: 'commit', task: clean(s, delivery[1]!), owner: s.speaker };
+  }
+  const offer = OFFER.exec(bare);
+  if (offer && !bare.endsWith('?') && !DECLINED.test(bare)) {
+    const task = offer[1]!;
+    if (/^see if\b/.test(task) || (!IN_MEETING.test(task) && !NOT_A_TASK.test(task) && taskLike(task)))
+      return { kind: 'offer', task: clean(s, task), owner: s.speaker };
+  }
+  for (const pattern of OPEN_PATTERNS) {
+    const m = pattern.exec(bare);
+    if (m) return { kind: 'open', task: toBase(clean(s, m[1]!), s) };
+  }
+  return null;
+}
+
+function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker: string | null): Cue | null {
+  const names = people.size > 0 ? people.pattern() : null;
+  if (names) {
+    // "Luis, could you…", "Laura, send the link…", "Aisha, since you built it, please update…"
+    const named = new RegExp(String.raw`^(?:hey |hi )?(${names}),?\s+(.+)$`).exec(bare);
+    if (named) {
+      const owner = people.find(named[1]!);
+      const rest = named[2]!;
+      // "Ben, timebox it…, please, and report back": the verb that opens it is the request.
+      if (imperative(rest, s)) return { kind: 'request', task: clean(s, rest), owner };
+      const asked = new RegExp(String.raw`(?:^|[,;]\s*|\b)${ASK}(.+)$`).exec(rest);
+      if (asked && taskLike(asked[1]!))
+        return { kind: 'request', task: toBase(clean(s, asked[1]!), s), owner };
+      return null;
+    }
+    // "…we can start in June raj can you get the app configured": a name right before the ask,
+    // mid-sentence (speech-to-text does not split sentences).
+    const inside = new RegExp(String.raw`\b(${names}),? ${ASK}(.+)$`).exec(bare);
+    if (inside && taskLike(inside[2]!)) {
+      return { kind: 'request', task: toBase(clean(s, inside[2]!), s), owner: people.find(inside[1]!) };
+    }
+    // "Could you take a look, Priya?"
+    const trailing = new RegExp(String.raw`^${ASK}(.+?),\s*(${names})\s*[?.!]*$`).exec(bare);
+    if (trailing && taskLike(trailing[1]!)) {
+      return { kind: 'request', task: toBase(clean(s, trailing[1]!), s), owner: people.find(trailing[2]!) };
+    }
+    // "I'd like everyone to read it…", "I'd like Rosa to…"
+    const like = new RegExp(
+      String.raw`\bi'd like (everyone|everybody|all of you|you all|you|${names}) to (.+)$`,
+    ).exec(bare);
+    if (like && taskLike(like[2]!)) {
+      const who = like[1]!;
+      const owner =
+        who === 'you'
+          ? previousSpeaker
+          : /^(everyone|everybody|all of you|you all)$/.test(who)
+            ? null
+            : people.find(who);
+      return { kind: 'request', task: clean(s, like[2]!), owner };
+    }
+  }
+  // "Can you send me the list?" to whoever spoke last.
+  const unnamed = new RegExp(String.raw`^${ASK}(.+)$`).exec(bare);
+  if (unnamed && previousSpeaker && taskLike(unnamed[1]!)) {
+    return { kind: 'request', task: toBase(clean(s, unnamed[1]!), s), owner: previousSpeaker };
+  }
+  return null;
+}
+
+/**
+ * "Send me the figures for March.": a task said as a bare imperative, to nobody by name. Alone it
+ * is no action item (it may be advice); answered by "Will do." it is one, for whoever answered.
+ */
+export function imperativeTask(s: Sentence): string | null {
+  const bare = s.lower.replace(/\s+/g, ' ').trim().replace(new RegExp(LEAD), '');
+  if (bare.endsWith('?') || !imperative(bare, s)) return null;
+  return clean(s, bare);
+}
+
+/** A task, not a question about the meeting itself nor a bare "do" ("please do"). */
+function taskLike(task: string): boolean {
+  return !IN_MEETING.test(task) && !NOT_A_TASK.test(task) && task.trim().split(/\s+/).length >= 2;
+}
+
+/** "send the link…": the sentence goes on with a verb in its base form (wink's lemma = word). */
+function imperative(rest: string, s: Sentence): boolean {
+  const first = rest.split(/[\s,]+/)[0];
+  if (
+    !first ||
+    /^(you|your|you're|i|we|let's|thanks|thank|what|how|why|where|when|who|is|are|do|does)$/.test(first)
+  )
+    return false;
+  const token = s.tokens.find((t) => t.lower === first);
+  return !!token && token.pos === 'VERB' && token.lemma === token.lower && taskLike(rest);
+}
+
+/** "adding that…" → "add that…", "updating the docs" → "update the docs" (wink's lemma). */
+function toBase(task: string, s: Sentence): string {
+  const first = (task.split(/\s+/)[0] ?? '').toLowerCase();
+  if (!first.endsWith('ing')) return task;
+  const token = s.tokens.find((t) => t.lower === first);
+  if (!token || token.lemma === token.lower) return task;
+  return `${token.lemma.charAt(0).toUpperCase()}${token.lemma.slice(1)}${task.slice(first.length)}`;
+}
+
+/**
+ * The task as said (the rules read the lower-cased sentence; the task keeps the speaker's
+ * capitals), without end punctuation, first letter capital.
+ */
+function clean(s: Sentence, task: string): string {
+  const at = s.lower.lastIndexOf(task);
+  const said = at >= 0 ? s.text.slice(at, at + task.length) : task;
+  const t = said.replace(/[?.!,;:\s]+$/, '').trim();
+  return t.charAt(0).toUpperCase() + t.slice(1);
+}
+
+/** "handle that", "look at it", "do it by Monday": the task is named elsewhere. */
+export function anaphoric(task: string): boolean {
+  return /^\w+(?: (?:at|on|up|over|into|care of|with|to))? (?:it|that|this|them|those|that one|this one)\b/i.test(
+    task,
+  );
+}

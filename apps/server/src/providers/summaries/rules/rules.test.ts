@@ -1,0 +1,322 @@
+import { describe, expect, it } from 'vitest';
+import { parseTranscript } from '../transcript-file.js';
+import { dueDate } from './dates.js';
+import { RulesSummarizer } from './index.js';
+
+const summarizer = new RulesSummarizer();
+
+/** A Wednesday: "by Friday" is the 14th, "next Tuesday" the 18th, "end of the month" the 31st. */
+const MEETING_DATE = '2026-03-11';
+const PLANNING = `Nora: Okay, quick planning for the pricing page. The draft copy is done.
+Ivo: The screenshots are outdated though, they still show the old dashboard.
+Nora: Ivo, could you replace the screenshots by Friday?
+Ivo: Sure, I'll do it after lunch.
+Kim: Someone should check the translations before we publish.
+Nora: Kim, can you handle that?
+Kim: Yes, I'll have them checked by next Tuesday.
+Ivo: Should we keep the annual discount at twenty percent?
+Kim: Customers like it, and finance is fine with it.
+Nora: Okay, we'll go with twenty percent and drop the monthly promo code.
+Ivo: I'm going to write the changelog entry before the end of the month.
+Nora: Great, thanks everyone.`;
+
+const CHIT_CHAT = `Ana: Morning! How was everyone's weekend?
+Ben: Pretty quiet. We finally watched that documentary about octopuses.
+Ana: Oh, the one with the diver? I loved it.
+Ben: Yes, the ending got me. Did you go anywhere?
+Ana: Just the farmers market. The strawberries are back already.
+Ben: Lucky. Ours won't be in season for a month.
+Ana: Anyway, I need more coffee before the next call.
+Ben: Same here, see you later.`;
+
+describe('rules summariser', () => {
+  it('finds action items with owners, due dates and source lines, and the decision', async () => {
+    const summary = await summarizer.summarize({
+      lines: parseTranscript(PLANNING, MEETING_DATE),
+      participants: ['Nora Petrova', 'Ivo Stan', 'Kim Lee'],
+      meetingDate: MEETING_DATE,
+    });
+    const items = summary.actionItems.map(({ owner, due, sources }) => ({ owner, due, sources }));
+    expect(items).toEqual([
+      { owner: 'Ivo', due: '2026-03-13', sources: ['3', '4'] },
+      // "Someone should…" taken by the person asked: the task, her name, and her date.
+      { owner: 'Kim', due: '2026-03-17', sources: ['5', '6', '7'] },
+      { owner: 'Ivo', due: '2026-03-31', sources: ['11'] },
+    ]);
+    expect(summary.actionItems[0]!.text).toMatch(/replace the screenshots/i);
+    expect(summary.actionItems[1]!.text).toMatch(/check the translations/i);
+    expect(summary.actionItems[2]!.text).toMatch(/changelog/i);
+
+    expect(summary.decisions).toHaveLength(1);
+    expect(summary.decisions[0]!.text).toMatch(/twenty percent/);
+    expect(summary.decisions[0]!.sources).toEqual(['10']);
+
+    expect(summary.keyPoints.length).toBeGreaterThan(0);
+    for (const p of summary.keyPoints) expect(Number(p.sources[0])).toBeGreaterThan(0);
+    expect(summary.summary).toMatch(/3 action items and 1 decision/);
+  });
+
+  it('finds no action items and no decisions in small talk', async () => {
+    const summary = await summarizer.summarize({
+      lines: parseTranscript(CHIT_CHAT, MEETING_DATE),
+      participants: [],
+      meetingDate: MEETING_DATE,
+    });
+    expect(summary.actionItems).toEqual([]);
+    expect(summary.decisions).toEqual([]);
+    expect(summary.summary).toMatch(/No action items and no decisions\.$/);
+  });
+
+  it('answers an empty meeting with empty lists', async () => {
+    const summary = await summarizer.summarize({ lines: [], participants: [], meetingDate: MEETING_DATE });
+    expect(summary).toEqual({
+      summary: 'Nothing was said in this meeting.',
+      keyPoints: [],
+      actionItems: [],
+      decisions: [],
+    });
+  });
+
+  it('reads the same meeting without punctuation or capitals, as speech-to-text writes it', async () => {
+    const lines = parseTranscript(PLANNING, MEETING_DATE).map((l) => ({
+      ...l,
+      text: l.text
+        .toLowerCase()
+        .replace(/[^a-z0-9' ]+/g, ' ')
+        .trim(),
+    }));
+    const summary = await summarizer.summarize({ lines, participants: [], meetingDate: MEETING_DATE });
+    expect(summary.actionItems.map((a) => [a.owner, a.due])).toEqual([
+      ['Ivo', '2026-03-13'],
+      ['Kim', '2026-03-17'],
+      ['Ivo', '2026-03-31'],
+    ]);
+  });
+});
+
+describe('due dates', () => {
+  it.each([
+    ['by Friday', '2026-03-13'],
+    ['next Tuesday', '2026-03-17'],
+    ['end of the month', '2026-03-31'],
+    ['on March 20th', '2026-03-20'],
+    ['this afternoon', '2026-03-11'],
+    ['right after this call', '2026-03-11'],
+    ['tomorrow morning', '2026-03-12'],
+    ['end of next week', '2026-03-20'],
+    ['by the 23rd', '2026-03-23'],
+    ['by the 2nd', '2026-04-02'],
+    ['next week', null],
+    ['it takes seven days', null],
+    ['at 14:02 the deploy went out', null],
+    ['last Thursday', null],
+    ["I'll book it for this week", null],
+    ['I can have it ready in a day or two', null],
+    ['send me the rota for the next two weeks', null],
+    ['ask the M and E designer', null],
+    // A time of day is a due date only in a task (below): here it is when something happened.
+    ['the results came back at six', null],
+  ])('%s → %s', (text, due) => {
+    expect(dueDate(text, MEETING_DATE)).toBe(due);
+  });
+
+  it.each([
+    ["I'll ring the plumber at two.", '2026-03-11'],
+    ["I'll call the bank after handover.", '2026-03-11'],
+    ['I can chase the courier at lunchtime.', '2026-03-11'],
+    ["I'll send the invoice by end of day.", '2026-03-11'],
+    ["If the parts aren't here by noon I'll cancel the order.", '2026-03-11'],
+    ["I'll be there tomorrow around two.", '2026-03-12'],
+    ["I'll move the boxes at two sites next week.", null],
+  ])('in a task: %s → %s', (text, due) => {
+    expect(dueDate(text, MEETING_DATE, { task: true })).toBe(due);
+  });
+});
+
+async function itemsOf(transcript: string) {
+  const summary = await summarizer.summarize({
+    lines: parseTranscript(transcript, MEETING_DATE),
+    participants: [],
+    meetingDate: MEETING_DATE,
+  });
+  return summary.actionItems;
+}
+
+describe('action items read with the lines around them', () => {
+  it('takes a due date said in the next sentence ("That\'s the 20th.")', async () => {
+    const items = await itemsOf(`Ada: I'll put the new rota on the noticeboard.
+Bo: Thanks. Can you have that done before the volunteers' evening? That's the 20th.
+Ada: Sure.`);
+    expect(items.map((a) => [a.owner, a.due])).toEqual([['Ada', '2026-03-20']]);
+    expect(items[0]!.text).toMatch(/rota on the noticeboard/);
+  });
+
+  it('gives a thin answer the question it answers, and its date', async () => {
+    const items = await itemsOf(`Ada: Can you tell me about the van by Monday?
+Bo: Yes, I'll text you.`);
+    expect(items).toHaveLength(1);
+    expect(items[0]!).toMatchObject({ owner: 'Bo', due: '2026-03-16' });
+    expect(items[0]!.text).toMatch(/^Text you \(.*van/);
+  });
+
+  it('lets "I\'ll ask." take the open task it answers', async () => {
+    const items = await itemsOf(`Ada: Someone should probably confirm the hall booking with the caretaker.
+Bo: I see him on Thursday, I'll ask.`);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.owner).toBe('Bo');
+    expect(items[0]!.text).toMatch(/^Confirm the hall booking with the caretaker/);
+  });
+
+  it('does not take "I can live with that" for a task', async () => {
+    expect(
+      await itemsOf(`Ada: The stall opens at nine and closes at one.
+Bo: Okay, I can live with that.`),
+    ).toEqual([]);
+  });
+
+  it('takes a bare imperative answered by "Will do" as a request to whoever answered', async () => {
+    const items = await itemsOf(`Ada: Send me the list of allergies for the Saturday lunch.
+Bo: Will do, by end of day.`);
+    expect(items.map((a) => [a.owner, a.due, a.sources])).toEqual([['Bo', '2026-03-11', ['1', '2']]]);
+    expect(items[0]!.text).toMatch(/list of allergies/);
+  });
+
+  it('keeps "I\'ll escalate it" apart from the same owner\'s earlier item when someone spoke between', async () => {
+    const items = await itemsOf(`Bo: I'll update the volunteer sheet tonight.
+Ada: Last thing, the freezer alarm went off twice. The landlord said he'd send someone today.
+Bo: If nobody has come by noon I'll escalate it.`);
+    expect(items.map((a) => [a.owner, a.sources])).toEqual([
+      ['Bo', ['1']],
+      ['Bo', ['3']],
+    ]);
+    expect(items[1]!.due).toBe('2026-03-11');
+  });
+
+  it('takes an offer only when the next speaker takes it up', async () => {
+    const taken = await itemsOf(`Ada: I could see if the printer can do the posters in colour.
+Bo: Yes, please, as long as it stays under fifty.`);
+    expect(taken.map((a) => a.owner)).toEqual(['Ada']);
+    expect(taken[0]!.text).toMatch(/printer can do the posters/);
+    expect(
+      await itemsOf(`Ada: I could see if the printer can do the posters in colour.
+Bo: Colour never looks right on that paper.`),
+    ).toEqual([]);
+  });
+
+  it('takes "I\'ll see if I can…" as the try, and not a task the speaker hands on', async () => {
+    const items = await itemsOf(`Ada: I'll see if I can find out why the permit is late.
+Bo: I can write the newsletter again, but I'd rather someone else had a go this time.`);
+    expect(items.map((a) => [a.owner, a.text])).toEqual([['Ada', 'Find out why the permit is late']]);
+  });
+});
+
+async function decisionsOf(transcript: string): Promise<Array<{ text: string; sources: string[] }>> {
+  const summary = await summarizer.summarize({
+    lines: parseTranscript(transcript, MEETING_DATE),
+    participants: [],
+    meetingDate: MEETING_DATE,
+  });
+  return summary.decisions;
+}
+
+describe('decisions confirmed by the conversation', () => {
+  it('takes "X it is" as a choice, but not a clause that ends in "it is"', async () => {
+    const found = await decisionsOf(`Ada: Blue or green for the stage banner?
+Bo: Blue reads better from the back.
+Ada: Okay, the blue one it is, and we print fifty of them.`);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.text).toMatch(/blue one it is/i);
+    expect(found[0]!.sources).toEqual(['3']);
+
+    expect(
+      await decisionsOf(`Ada: Is that noise the projector?
+Bo: I'd rather wait until we know what it is.`),
+    ).toEqual([]);
+  });
+
+  it('takes a present-tense "we" plan after "okay" that closes a discussion', async () => {
+    const found = await decisionsOf(`Ada: The roof leak needs a fix before winter.
+Bo: The quote was nine hundred, which is most of the reserve.
+Ada: Okay, we pay for the roof out of the building reserve.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+    expect(found[0]!.text).toMatch(/pay for the roof/);
+  });
+
+  it('does not take "okay, we start with…" or a reply to a greeting for a plan', async () => {
+    expect(
+      await decisionsOf(`Ada: Morning all, thanks for joining.
+Bo: Morning.
+Ada: Okay, we start with the budget and then the rota.
+Bo: The budget slides are in the shared folder already.
+Ada: Okay, we look at the spending figures first.`),
+    ).toEqual([]);
+  });
+
+  it('does not take an "okay, we" report of the past or of a need', async () => {
+    expect(
+      await decisionsOf(`Ada: How did the raffle go?
+Bo: Okay, we tried a raffle last spring and sold forty tickets.
+Ada: Okay, we need more volunteers for the stall.`),
+    ).toEqual([]);
+  });
+
+  it('takes the plan stated right after a consensus check', async () => {
+    const found = await decisionsOf(`Ada: I'd move the deadline to the end of the month.
+Bo: That gives the printers enough time.
+Ada: Anyone against? No? Okay, deadline on the 31st, and late entries go to the spring issue.`);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.text).toMatch(/deadline on the 31st/i);
+  });
+
+  it('takes "okay, then …" followed by a list as the conclusion of a discussion', async () => {
+    const found = await decisionsOf(`Ada: Can we paint the hall before the carpet goes in?
+Bo: The walls yes, the ceiling needs the scaffold we don't have yet.
+Ada: Okay, then walls this week, and the ceiling waits for the scaffold.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes an answer that repeats the verb of a "should we…?" proposal', async () => {
+    const found = await decisionsOf(`Ada: Should we rerun the survey with the new questions?
+Bo: Yes, rerun it in April with the shorter form.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(
+      await decisionsOf(`Ada: Should we rerun the survey with the new questions?
+Bo: Yes, good question, I wonder about that too.`),
+    ).toEqual([]);
+  });
+
+  it('takes "no X this time" and "let\'s not X" as choices, one per pointing pair', async () => {
+    const found = await decisionsOf(`Ada: Last year the live band took a third of the budget.
+Bo: Let's not do that again.
+Ada: Yeah, no live band this year.
+Bo: And the photo booth?
+Ada: Let's not do the photo booth for this party either.`);
+    expect(found.map((d) => d.sources)).toEqual([['2', '3'], ['5']]);
+    expect(found[0]!.text).toMatch(/no live band/i);
+  });
+
+  it('leaves out "let\'s not … yet", a decision put off', async () => {
+    expect(await decisionsOf(`Ada: Let's not pick a caterer yet, the numbers are still moving.`)).toEqual([]);
+  });
+
+  it('takes "we won\'t" and "we go with" as decisions, but not a condition', async () => {
+    const found = await decisionsOf(`Ada: We won't print the programme this year, it goes online.
+Bo: So we go with the smaller venue on the river.
+Ada: Then there's a second day, which we won't have unless the sponsor signs.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['2']]);
+  });
+
+  it('does not take a meeting opener such as "let\'s do this" for a decision', async () => {
+    expect(await decisionsOf(`Ada: Okay, let's do this. First the budget, then the rota.`)).toEqual([]);
+    const agreed = await decisionsOf(`Ada: What if we move the stall to the market square?
+Bo: Fine, let's do that.`);
+    expect(agreed).toHaveLength(1);
+    expect(agreed[0]!.text).toMatch(/market square/);
+  });
+
+  it('takes accepting what the other side asked for', async () => {
+    const found = await decisionsOf(`Ada: The caterers asked for access to the kitchen on Friday.
+Bo: That's fine, as long as it's after the cleaners.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+  });
+});
