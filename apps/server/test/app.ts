@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type App } from '../src/app.js';
+import { buildApp, type App, type AppDeps } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { subscriptions } from '../src/db/schema/index.js';
 import { SESSION_COOKIE } from '../src/modules/auth/session-service.js';
@@ -23,6 +23,7 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   beforeReady?: (app: App) => unknown,
+  deps: Omit<AppDeps, 'db'> = {},
 ): Promise<TestContext> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
   const config = loadConfig({
@@ -33,7 +34,7 @@ export async function createTestApp(
     ...env,
   });
   const db = await createTestDb();
-  const app = await buildApp(config, { db });
+  const app = await buildApp(config, { ...deps, db });
   await beforeReady?.(app);
   await app.ready();
   return {

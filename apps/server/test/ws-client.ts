@@ -40,6 +40,11 @@ export class TestSocket {
     this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
+  /** A binary frame (audio PCM while transcription is on). */
+  sendBinary(data: Buffer): void {
+    this.ws.send(data, { binary: true });
+  }
+
   /** The next unread message of `type` (earlier unread messages of other types stay unread). */
   async next<T extends ServerMessageType>(type: T, timeoutMs = 3000): Promise<ServerMessageOf<T>> {
     const deadline = Date.now() + timeoutMs;

@@ -112,6 +112,22 @@ export const TRANSLATION_LANGUAGES = [
   'hi',
 ] as const;
 
+/** The twelve room languages by name (the picker; models follow "into Japanese" better than "ja"). */
+export const TRANSLATION_LANGUAGE_NAMES: Readonly<Record<(typeof TRANSLATION_LANGUAGES)[number], string>> = {
+  en: 'English',
+  es: 'Spanish',
+  fr: 'French',
+  de: 'German',
+  it: 'Italian',
+  pt: 'Portuguese',
+  ru: 'Russian',
+  ja: 'Japanese',
+  ko: 'Korean',
+  zh: 'Chinese',
+  ar: 'Arabic',
+  hi: 'Hindi',
+};
+
 export const RETENTION_DAYS = 30;
 
 export const TOAST_DEFAULTS = { durationMs: 5000, limit: 1 } as const;
@@ -176,12 +192,12 @@ export type Feature =
   | 'largeMeetings';
 
 export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
-  transcription: false,
-  translation: false,
-  summaries: false,
-  pdfExport: false,
+  transcription: true,
+  translation: true,
+  summaries: true,
+  pdfExport: true,
   analytics: false,
-  backgroundEffects: false,
+  backgroundEffects: true,
   whiteboard: false,
   recording: false,
   largeMeetings: false,

@@ -4,3 +4,5 @@ export * from './health.js';
 export * from './ws.js';
 export * from './subscription.js';
 export * from './meetings.js';
+export * from './ai.js';
+export * from './backgrounds.js';

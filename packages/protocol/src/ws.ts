@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NAME_LIMITS } from './constants.js';
+import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema } from './entities.js';
 
 /**
@@ -175,6 +176,22 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping'), requestId }),
   /** Added (host): lifts the deny list for a participant the host removed (its id in `removed_list`). */
   z.object({ type: z.literal('allow_rejoin'), requestId, removedId: participantId }),
+  /**
+   * Added: turns the meeting's live transcription on or off (room state). Starting needs a Pro
+   * participant (`error subscription_required` otherwise); stopping: the one who started it, a
+   * host, or any Pro participant. While it is on, every participant's browser streams its own
+   * microphone as binary frames (AUDIO_STREAM: 16 kHz mono s16le PCM).
+   */
+  z.object({ type: z.literal('set_transcription'), requestId, on: z.boolean() }),
+  /**
+   * Added: the language this listener wants transcript lines translated into (Live Translation),
+   * or null for none. Each line is translated once per language in use.
+   */
+  z.object({
+    type: z.literal('set_caption_language'),
+    requestId,
+    language: translationLanguageSchema.nullable(),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -197,6 +214,15 @@ export type RoomParticipant = z.infer<typeof roomParticipantSchema>;
 
 export const waitingParticipantSchema = z.object({ id: z.string(), name: z.string() });
 
+/** Added: the meeting's live transcription (room state), as every participant sees it. */
+export const transcriptionStateSchema = z.object({
+  active: z.boolean(),
+  /** Who turned it on (null while off). */
+  startedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  startedAt: z.string().nullable(),
+});
+export type TranscriptionState = z.infer<typeof transcriptionStateSchema>;
+
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('joined'),
@@ -213,6 +239,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
      * while it is on joins muted (`self.isMuted`); the host's button shows it after a reload.
      */
     allMuted: z.boolean(),
+    /** Added: the meeting's live transcription (on or off, and who started it). */
+    transcription: transcriptionStateSchema,
   }),
   z.object({ type: z.literal('waiting'), message: z.string() }),
   z.object({ type: z.literal('admitted') }),
@@ -253,11 +281,19 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       id: z.string(),
       speakerName: z.string(),
       originalText: z.string(),
+      /** In this listener's caption language; null when it chose none (or the same language). */
       translatedText: z.string().nullable(),
       timestamp: z.string(),
       language: z.string(),
+      /** Added: the speaker (the server's record of the socket that streamed the audio). */
+      participantId: z.string().optional(),
+      /** Added: the language of translatedText, or why there is none for the listener's choice. */
+      translationLanguage: z.string().nullable().optional(),
+      translationError: z.enum(['unsupported', 'failed']).nullable().optional(),
     }),
   }),
+  /** Added: the meeting's live transcription was turned on or off. */
+  z.object({ type: z.literal('transcription_state'), transcription: transcriptionStateSchema }),
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({
@@ -272,6 +308,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       'rate_limited',
       'too_large',
       'invalid_token',
+      /** Added: the action needs an active Pro subscription (the client offers the upgrade). */
+      'subscription_required',
       /** Added: the server failed handling the message (logged); nothing was done. */
       'internal',
     ]),

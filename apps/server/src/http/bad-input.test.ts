@@ -100,6 +100,32 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/meetings/:meetingId/participants': { access: 'participant' },
   'POST /api/meetings/:meetingId/files': { access: 'participant' },
   'GET /api/files/:id': { access: 'participant' },
+  'GET /api/ai/capabilities': { access: 'public' },
+  // The AI calls: Pro first (403 requiresSubscription), then the meeting's owner or participant.
+  'GET /api/meetings/:meetingId/transcripts': { access: 'pro' },
+  'POST /api/meetings/:meetingId/summary': { access: 'pro', example: () => ({ participants: ['Ana'] }) },
+  'GET /api/meetings/:meetingId/summary': { access: 'pro' },
+  'GET /api/meetings/:meetingId/summary/pdf': { access: 'pro', kind: { notJson: 'a PDF download' } },
+  'PUT /api/meetings/:meetingId/retention': { access: 'user', example: () => ({ keep: true }) },
+  'POST /api/ai/transcribe': { access: 'pro' },
+  'POST /api/ai/live-transcribe': { access: 'pro' },
+  // Background effects: the catalogue is public; preferences and uploads are the user's own.
+  'GET /api/backgrounds': { access: 'public' },
+  'GET /api/backgrounds/:backgroundId/image': { access: 'public' },
+  'GET /api/backgrounds/:backgroundId/thumbnail': { access: 'public' },
+  'GET /api/backgrounds/preferences': { access: 'user' },
+  'PUT /api/backgrounds/preferences': {
+    access: 'user',
+    example: () => ({ backgroundType: 'blur', blurIntensity: 5 }),
+  },
+  'GET /api/backgrounds/custom': { access: 'user' },
+  'POST /api/backgrounds/custom': { access: 'pro' },
+  'GET /api/backgrounds/custom/:id': { access: 'user' },
+  'DELETE /api/backgrounds/custom/:id': { access: 'user' },
+  'POST /api/meetings/:meetingId/participants/:participantId/background': {
+    access: 'participant',
+    example: () => ({ backgroundType: 'blur', blurIntensity: 5 }),
+  },
   'GET /dev/api/outbox': { access: 'public' },
   'GET /dev/outbox': { access: 'public', kind: { notJson: 'development HTML page' } },
   // Without an Upgrade header: 426 with a JSON message; upgrades are covered in realtime/fuzz.test.ts.

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { clientMessageSchema, WS_CLOSE, wsQuerySchema, type ServerMessage } from '@parley/protocol';
+import {
+  AUDIO_STREAM,
+  clientMessageSchema,
+  WS_CLOSE,
+  wsQuerySchema,
+  type ServerMessage,
+} from '@parley/protocol';
 import type { WebSocket } from 'ws';
 import { TEST_ROOM_ID, TEST_ROOM_UNAVAILABLE } from '../modules/rooms/test-room.js';
 import { RoomError } from '../modules/rooms/errors.js';
@@ -194,9 +200,51 @@ export function handleConnection(
     }
   };
 
+  // Audio: binary frames of 16 kHz PCM while transcription is on, budgeted in bytes per second
+  // (not counted as messages), handled in order on their own queue so JSON frames never wait
+  // behind speech and speech never waits behind a database write.
+  let audioBytes: number = AUDIO_STREAM.maxBytesPerSecond;
+  let audioRefilledAt = Date.now();
+  let audioRefused = false;
+  let audioQueue: Promise<void> = Promise.resolve();
+  const takeAudio = (bytes: number): boolean => {
+    const t = Date.now();
+    audioBytes = Math.min(
+      AUDIO_STREAM.maxBytesPerSecond,
+      audioBytes + ((t - audioRefilledAt) / 1000) * AUDIO_STREAM.maxBytesPerSecond,
+    );
+    audioRefilledAt = t;
+    const ok = bytes <= AUDIO_STREAM.maxFrameBytes && bytes <= audioBytes;
+    if (ok) audioBytes -= bytes;
+    else if (!audioRefused) {
+      audioRefused = true; // said once per socket: a client that streams too fast is told, not closed
+      fail(
+        bytes > AUDIO_STREAM.maxFrameBytes ? 'too_large' : 'rate_limited',
+        `Audio frames must be at most ${AUDIO_STREAM.maxFrameBytes} bytes and ${AUDIO_STREAM.maxBytesPerSecond} bytes a second`,
+      );
+    }
+    return ok;
+  };
+  const onAudio = (data: Buffer) => {
+    const { roomId, participantId } = conn;
+    if (!roomId || !participantId || !conn.inRoom) {
+      // Counted as a message: a socket that is not in a room cannot flood with binary frames.
+      if (allow()) fail('not_joined', 'Join the meeting before sending audio');
+      return;
+    }
+    if (!takeAudio(data.length)) return;
+    audioQueue = audioQueue
+      .then(() => services.captions.audio({ roomId, participantId }, data))
+      .catch((err: unknown) => log.error({ err }, 'audio frame failed'));
+  };
+
   socket.on('message', (data, isBinary) => {
+    if (isBinary) {
+      return onAudio(
+        Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data),
+      );
+    }
     if (!allow()) return;
-    if (isBinary) return fail('bad_message', 'Binary frames are not accepted');
     const text = Buffer.isBuffer(data)
       ? data.toString('utf8')
       : Array.isArray(data)

@@ -1,5 +1,6 @@
 import type { ClientMessageOf, ClientMessageType, ServerMessage, ServerMessageOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { LiveCaptions } from '../modules/ai/live.js';
 import type { ChatService } from '../modules/chat/service.js';
 import { roomErrors } from '../modules/rooms/errors.js';
 import type { Actor } from '../modules/rooms/transport.js';
@@ -12,6 +13,8 @@ export type ErrorCode = ServerMessageOf<'error'>['code'];
 export interface RealtimeServices {
   rooms: RoomService;
   chat: ChatService;
+  /** Live captions: the audio frames a joined socket streams while transcription is on. */
+  captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm'>;
   sockets: Sockets;
   log: FastifyBaseLogger;
 }

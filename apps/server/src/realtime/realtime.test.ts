@@ -44,8 +44,8 @@ describe('frames', () => {
     expect(wrong.message).toContain('content');
     socket.send({ type: 'offer', targetParticipant: 'x' });
     expect((await socket.next('error')).code).toBe('bad_message');
+    // A binary frame is audio: with transcription off it is dropped without a word.
     socket.ws.send(Buffer.from([1, 2, 3]), { binary: true });
-    expect((await socket.next('error')).code).toBe('bad_message');
     socket.send([1, 2]);
     expect((await socket.next('error')).code).toBe('bad_message');
     socket.send('null');

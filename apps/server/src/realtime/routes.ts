@@ -40,7 +40,13 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
     errorHandler: onSocketError,
   });
   const { sockets, settings } = app.realtime;
-  const services: RealtimeServices = { rooms: app.rooms, chat: app.chat, sockets, log: app.log };
+  const services: RealtimeServices = {
+    rooms: app.rooms,
+    chat: app.chat,
+    captions: app.ai.captions,
+    sockets,
+    log: app.log,
+  };
 
   // A signed-in session ended (logout, expiry): its sockets close (4010) and their participants leave.
   const stopListening = app.sessions.onSessionEnded((idHash) => {

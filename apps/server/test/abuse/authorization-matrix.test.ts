@@ -114,6 +114,44 @@ const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/meetings/:meetingId/participants': { roles: only('host', 'guest') },
   'POST /api/meetings/:meetingId/files': { roles: only('host', 'guest'), multipart: true },
   'GET /api/files/:id': { roles: only('host', 'guest') },
+  'GET /api/ai/capabilities': { roles: everyone('allow') },
+  // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
+  'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
+  'POST /api/meetings/:meetingId/summary': { roles: only('host'), body: () => ({ participants: [] }) },
+  // The owner has no summary yet (404), which is not a refusal: 'open' for the owner.
+  'GET /api/meetings/:meetingId/summary': { roles: { ...only(), host: 'open' } },
+  'GET /api/meetings/:meetingId/summary/pdf': { roles: only('host') },
+  'PUT /api/meetings/:meetingId/retention': { roles: only('host'), body: () => ({ keep: false }) },
+  'POST /api/ai/transcribe': { roles: only(...PRO), multipart: true },
+  'POST /api/ai/live-transcribe': { roles: only(...PRO), multipart: true },
+  'GET /api/backgrounds': { roles: everyone('allow') },
+  'GET /api/backgrounds/:backgroundId/thumbnail': {
+    roles: everyone('allow'),
+    path: async () => '/api/backgrounds/office-loft/thumbnail',
+  },
+  // A premium picture: Pro users only (the free ones are open to anyone, backgrounds.test.ts).
+  'GET /api/backgrounds/:backgroundId/image': {
+    roles: only(...PRO),
+    path: async () => '/api/backgrounds/meeting-room/image',
+  },
+  'GET /api/backgrounds/preferences': { roles: only(...SIGNED_IN) },
+  'PUT /api/backgrounds/preferences': {
+    roles: only(...SIGNED_IN),
+    body: () => ({ backgroundType: 'blur', blurIntensity: 5 }),
+  },
+  'GET /api/backgrounds/custom': { roles: only(...SIGNED_IN) },
+  // Pro only; the matrix's text file then gets 415 (not an image), which is past authorization.
+  'POST /api/backgrounds/custom': { roles: only(...PRO), multipart: true },
+  // An upload is served to and deleted by its owner alone: an id that is not the caller's upload
+  // is the same 404 for everyone (the owner's side is in backgrounds/custom.test.ts).
+  'GET /api/backgrounds/custom/:id': { roles: everyone('deny') },
+  'DELETE /api/backgrounds/custom/:id': { roles: everyone('deny') },
+  // A participant changes their own effect only: the guest here is Gina, the path's participant.
+  'POST /api/meetings/:meetingId/participants/:participantId/background': {
+    roles: only('guest'),
+    body: () => ({ backgroundType: 'blur', blurIntensity: 5 }),
+    path: async () => `/api/meetings/${w.meetingId}/participants/${w.guestId}/background`,
+  },
   // Development only (refused to start on a public address, issue 10 item 10).
   'GET /dev/api/outbox': { roles: everyone('open') },
   'GET /dev/outbox': { roles: everyone('open') },
@@ -168,6 +206,9 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   admit_participant: ['host'],
   deny_participant: ['host'],
   allow_rejoin: ['host'],
+  // Starting transcription needs Pro: the owner is; the guests here are not (subscription_required).
+  set_transcription: ['host'],
+  set_caption_language: ['guest', 'host', 'other'],
   leave_meeting: ['waiting', 'guest', 'host', 'other'],
 };
 
@@ -208,6 +249,10 @@ function example(
       return { type, requestId: 'm', removedId: ids.rex };
     case 'leave_meeting':
       return { type };
+    case 'set_transcription':
+      return { type, requestId: 'm', on: true };
+    case 'set_caption_language':
+      return { type, requestId: 'm', language: 'es' };
   }
 }
 
@@ -230,6 +275,7 @@ let w: {
   subscriptionId: string;
   guestToken: string;
   fileId: string;
+  guestId: string;
 };
 
 beforeAll(async () => {
@@ -278,6 +324,7 @@ beforeAll(async () => {
     subscriptionId: sub!.subscriptionId!,
     guestToken: g.join.joinToken,
     fileId: upload.json<{ id: string }>().id,
+    guestId: g.join.id,
   };
 });
 afterAll(async () => {
@@ -402,7 +449,14 @@ describe('REST: every route has a decision per role', () => {
 
 const MESSAGE_TYPES = clientMessageSchema.options.map((o) => o.shape.type.value) as ClientMessageType[];
 
-const REFUSALS = new Set(['not_joined', 'forbidden', 'not_found', 'already_joined', 'invalid_token']);
+const REFUSALS = new Set([
+  'not_joined',
+  'forbidden',
+  'not_found',
+  'already_joined',
+  'invalid_token',
+  'subscription_required',
+]);
 
 /** A meeting with a waiting room: its host, Tess (admitted), Wendy (waiting), Rex (removed), the role's socket. */
 async function socketWorld(role: WsRole) {

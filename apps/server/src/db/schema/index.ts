@@ -6,3 +6,5 @@ export * from './mail.js';
 export * from './files.js';
 export * from './chat.js';
 export * from './mail-quota.js';
+export * from './transcripts.js';
+export * from './backgrounds.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { chatMessages, meetingFiles } from '../../db/schema/index.js';
+import { chatMessages, meetingFiles, meetingSummaries, transcriptLines } from '../../db/schema/index.js';
+import { createAiRepository } from '../ai/repository.js';
 import { createRetentionJob, type RetentionJob } from './job.js';
 import { createRetentionRepository } from './repository.js';
 
@@ -10,16 +11,19 @@ const FIRST_RUN_MS = 60_000;
 
 /**
  * The retention job (`app.retention`), run hourly: chat first (its rows point at files), then
- * files (bytes and rows). Every instance may run it; deleting twice is harmless.
+ * files (bytes and rows), transcripts and summaries. Every instance may run it; deleting twice is harmless.
  */
 async function retentionPlugin(app: FastifyInstance): Promise<void> {
   const repo = createRetentionRepository(app.db.db);
+  const ai = createAiRepository(app.db.db);
   const job = createRetentionJob({
     repo,
     log: app.log,
     kinds: [
       { name: 'chat', meetingId: chatMessages.meetingId, purge: (id) => repo.deleteChat(id) },
       { name: 'files', meetingId: meetingFiles.meetingId, purge: (id) => app.files.purgeMeetingFiles(id) },
+      { name: 'transcripts', meetingId: transcriptLines.meetingId, purge: (id) => ai.deleteTranscript(id) },
+      { name: 'summaries', meetingId: meetingSummaries.meetingId, purge: (id) => ai.deleteSummary(id) },
     ],
   });
   app.decorate('retention', job);

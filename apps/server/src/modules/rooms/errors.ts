@@ -47,6 +47,9 @@ export const ROOM_MESSAGES = {
   waiting: 'Please wait, the meeting host will let you in soon.',
   denied: 'The meeting host did not let you in.',
   removed: 'You have been removed from the meeting by the host.',
+  proRequired: 'An active Pro subscription is required',
+  transcriptionOff: 'Live transcription is not available on this server',
+  stopTranscriptionNotAllowed: 'Only who started the transcription, a host or a Pro participant can stop it',
 } as const;
 
 /** Wrong passwords locked a meeting's password entry; says for how long. */
@@ -57,6 +60,10 @@ export const roomErrors = {
   notJoined: () => new RoomError('not_joined', 403, ROOM_MESSAGES.notJoined),
   stillWaiting: () => new RoomError('not_joined', 403, ROOM_MESSAGES.stillWaiting),
   hostOnly: () => new RoomError('forbidden', 403, ROOM_MESSAGES.hostOnly),
+  proRequired: () => new RoomError('subscription_required', 403, ROOM_MESSAGES.proRequired),
+  transcriptionOff: () => new RoomError('forbidden', 503, ROOM_MESSAGES.transcriptionOff),
+  stopTranscriptionNotAllowed: () =>
+    new RoomError('forbidden', 403, ROOM_MESSAGES.stopTranscriptionNotAllowed),
   noParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noParticipant),
   noWaitingParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noWaitingParticipant),
   noRemovedParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noRemovedParticipant),

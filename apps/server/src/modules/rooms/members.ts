@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { RoomParticipant } from '@parley/protocol';
+import type { RoomParticipant, TranscriptionState } from '@parley/protocol';
 import {
   denyKeyOf,
   hashJoinToken,
@@ -9,6 +9,7 @@ import {
   roster,
   seatsTaken,
   toRoomParticipant,
+  transcriptionState,
   waitingCount,
   waitingList,
   type Admission,
@@ -151,6 +152,7 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       everConnected: false,
       lastChat: null,
       waitingSince: input.admission === 'waiting' ? input.now : null,
+      captionLanguage: null,
     };
     room.members.set(member.id, member);
     if (input.userId) room.bySession.set(sessionKey, member.id);
@@ -184,6 +186,7 @@ export interface Entered {
   self: RoomParticipant;
   participants: RoomParticipant[];
   allMuted: boolean;
+  transcription: TranscriptionState;
   /** True when the room already knew this participant (participant_updated, not _joined). */
   resumed: boolean;
   /** True for the first admitted participant to connect: the meeting goes live. */
@@ -205,6 +208,7 @@ export function enter(room: RoomState, member: MemberState): Entered {
     self: toRoomParticipant(member),
     participants: roster(room, member.id),
     allMuted: room.allMuted,
+    transcription: transcriptionState(room),
     resumed,
     firstLive,
     waiting: member.isHost ? waitingList(room) : [],

@@ -65,6 +65,7 @@ export function createRoomNews(deps: {
           meeting: e.meeting,
           resumed: e.resumed,
           allMuted: e.allMuted,
+          transcription: e.transcription,
         },
       );
       const type = e.resumed ? 'participant_updated' : 'participant_joined';

@@ -3,6 +3,7 @@ import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
+import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
 import { createRoomsRepository } from './repository.js';
@@ -43,6 +44,8 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     instance,
     chatHistory: (room) => app.chat.history(room),
     iceServers: (participantId) => iceServersFor(app.config.ice, participantId),
+    isPro: (userId) => isPro(app.db.db, userId),
+    canTranscribe: () => app.aiEngines.stt !== null,
     log: app.log,
     timings: {
       resumeGraceMs: WS_LIMITS.resumeGraceMs,
@@ -68,7 +71,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat'] });
+export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat', 'ai-engines'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

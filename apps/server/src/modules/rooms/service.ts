@@ -19,6 +19,7 @@ import {
   roster,
   seatsTaken,
   toRoomParticipant,
+  transcriptionState,
   waitingList,
   type MemberState,
   type RoomState,
@@ -65,6 +66,10 @@ export interface RoomServiceDeps {
   chatHistory(room: RoomState): Promise<ChatMessage[]>;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
+  /** Whether a signed-in user has Pro now (the one rule: subscriptions/access.ts#isPro). */
+  isPro(userId: string): Promise<boolean>;
+  /** Whether this server can transcribe at all (a speech-to-text engine is configured). */
+  canTranscribe(): boolean;
   /** WS_LIMITS.resumeGraceMs and joinTimeoutMs, and KNOCK_TIMEOUT_MS; tests shorten them. */
   timings: { resumeGraceMs: number; joinTimeoutMs: number; knockTimeoutMs: number };
 }
@@ -390,6 +395,42 @@ export function createRoomService(deps: RoomServiceDeps) {
         return toRoomParticipant(member);
       });
       news.updated(actor.roomId, [participant], actor.participantId);
+    },
+
+    /**
+     * set_transcription: live transcription is room state. Starting needs a Pro participant (its
+     * signed-in user's subscription, checked now); stopping needs the one who started it, a host
+     * or a Pro participant. Everyone hears transcription_state; answers whether it changed.
+     */
+    async setTranscription(actor: Actor, on: boolean): Promise<boolean> {
+      const { member } = actorIn(await store.get(actor.roomId), actor, 'admitted');
+      const pro = member.userId ? await deps.isPro(member.userId) : false;
+      if (on && !deps.canTranscribe()) throw roomErrors.transcriptionOff();
+      const changed = await store.update(actor.roomId, (now) => {
+        const { room, member: me } = actorIn(now, actor, 'admitted');
+        if (on) {
+          if (!pro) throw roomErrors.proRequired();
+          if (room.transcription) return null;
+          room.transcription = { startedBy: { id: me.id, name: me.name }, startedAt: Date.now() };
+        } else {
+          if (!room.transcription) return null;
+          if (!pro && !me.isHost && room.transcription.startedBy.id !== me.id) {
+            throw roomErrors.stopTranscriptionNotAllowed();
+          }
+          room.transcription = null;
+        }
+        return transcriptionState(room);
+      });
+      if (!changed) return false;
+      news.publish(actor.roomId, { kind: 'all' }, { type: 'transcription_state', transcription: changed });
+      return true;
+    },
+
+    /** set_caption_language: the listener's own translation language (null: none). */
+    async setCaptionLanguage(actor: Actor, language: string | null): Promise<void> {
+      await store.update(actor.roomId, (now) => {
+        actorIn(now, actor, 'admitted').member.captionLanguage = language;
+      });
     },
 
     /** offer / answer / ice-candidate: only to another admitted participant of the same room. */

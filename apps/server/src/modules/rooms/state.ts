@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RoomParticipant } from '@parley/protocol';
+import type { RoomParticipant, TranscriptionState } from '@parley/protocol';
 
 /**
  * The state of a meeting room, as the RoomStateStore keeps it: who is in (or waiting), their
@@ -41,6 +41,14 @@ export interface MemberState {
   lastChat: { key: string; at: number } | null;
   /** When this member knocked (ms since epoch), while it waits; its knock expires from then. */
   waitingSince: number | null;
+  /** The language this listener wants transcript lines translated into (null: none). */
+  captionLanguage: string | null;
+}
+
+/** The meeting's live transcription: who turned it on, and when (ms since epoch). */
+export interface Transcription {
+  startedBy: { id: string; name: string };
+  startedAt: number;
 }
 
 export interface RoomMeeting {
@@ -81,6 +89,8 @@ export interface RoomState {
    * host lifts it.
    */
   readonly denied: Map<string, RemovedEntry>;
+  /** Live transcription, while it is on (a Pro participant started it); null while off. */
+  transcription: Transcription | null;
 }
 
 export function newRoom(meeting: RoomMeeting): RoomState {
@@ -94,7 +104,16 @@ export function newRoom(meeting: RoomMeeting): RoomState {
     ended: false,
     allMuted: false,
     denied: new Map(),
+    transcription: null,
   };
+}
+
+/** The transcription state as every participant sees it. */
+export function transcriptionState(room: RoomState): TranscriptionState {
+  const t = room.transcription;
+  return t
+    ? { active: true, startedBy: { ...t.startedBy }, startedAt: new Date(t.startedAt).toISOString() }
+    : { active: false, startedBy: null, startedAt: null };
 }
 
 /** A participant on the deny list, as the hosts see it. */

@@ -16,6 +16,8 @@ import { offer } from './offer.js';
 import { ping } from './ping.js';
 import { removeParticipant } from './remove_participant.js';
 import { requestExistingConnections } from './request_existing_connections.js';
+import { setCaptionLanguage } from './set_caption_language.js';
+import { setTranscription } from './set_transcription.js';
 
 /** One handler per client message type; the type checker requires every type to have one. */
 export const handlers: HandlerMap = {
@@ -35,6 +37,8 @@ export const handlers: HandlerMap = {
   leave_meeting: leaveMeeting,
   ping,
   allow_rejoin: allowRejoin,
+  set_transcription: setTranscription,
+  set_caption_language: setCaptionLanguage,
 };
 
 /**

@@ -17,6 +17,8 @@ import type { Actor, Audience, ParticipantSocket, RoomTransport } from '../trans
 export function roomFixture(
   timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10_000, knockTimeoutMs: 600_000 },
 ) {
+  /** Signed-in users with Pro (tests add to it). */
+  const proUsers = new Set<string>();
   const rows = new Map<string, MeetingRow>();
   const published: Array<{ roomId: string; to: Audience; message: ServerMessage }> = [];
   const closed: Array<{ participantId: string; code: number; reason: string; last?: ServerMessage }> = [];
@@ -41,6 +43,8 @@ export function roomFixture(
     instance: 'test-instance',
     chatHistory: async () => [],
     iceServers: () => [],
+    isPro: async (userId) => proUsers.has(userId),
+    canTranscribe: () => true,
     log,
     timings,
   });
@@ -125,5 +129,5 @@ export function roomFixture(
     return published.splice(0);
   }
 
-  return { rooms, hostId, meeting, join, enter, take, published, closed, statuses, socketFor };
+  return { rooms, hostId, meeting, join, enter, take, published, closed, statuses, socketFor, proUsers };
 }

@@ -1,0 +1,144 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { roomFixture } from '../rooms/testing/room-fixture.js';
+import { createLiveCaptions } from './live.js';
+import type { NewTranscriptLine } from './repository.js';
+import { fakeEngines } from './testing.js';
+
+const log = { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A meeting with its Pro host, Ann and Bob; live captions over the fixture's room and transport. */
+async function aMeeting() {
+  const f = roomFixture();
+  f.proUsers.add(f.hostId);
+  const row = f.meeting();
+  const host = await f.enter(row, { name: 'Hana', userId: f.hostId });
+  const ann = await f.enter(row, { name: 'Ann' });
+  const bob = await f.enter(row, { name: 'Bob' });
+  const engines = fakeEngines();
+  const saved: NewTranscriptLine[] = [];
+  const captions = createLiveCaptions({
+    rooms: f.rooms,
+    transport: {
+      publish: (roomId, to, message) => f.published.push({ roomId, to, message }),
+      close: () => {},
+    },
+    engines,
+    repo: {
+      insertLine: async (line) => {
+        saved.push(line);
+        return { ...line, id: `line-${saved.length}`, createdAt: new Date() };
+      },
+    },
+    log,
+    timings: { flushAfterMs: 30, closeAfterMs: 200 },
+  });
+  f.take();
+  return { f, row, host, ann, bob, engines, saved, captions };
+}
+
+/** The new_transcript messages published since the last take, by listener. */
+function transcriptsByListener(f: ReturnType<typeof roomFixture>) {
+  const out = new Map<
+    string,
+    { originalText: string; translatedText: string | null; translationError?: string | null }
+  >();
+  for (const p of f.take()) {
+    if (p.message.type !== 'new_transcript' || p.to.kind !== 'one') continue;
+    out.set(p.to.participantId, p.message.transcript);
+  }
+  return out;
+}
+
+describe('live captions', () => {
+  it('drops audio while transcription is off: no decoder is opened', async () => {
+    const m = await aMeeting();
+    await m.captions.audio(m.ann.actor, Buffer.from('hello'));
+    expect(m.engines.stt.streams).toHaveLength(0);
+    expect(m.captions.activeSpeakers).toBe(0);
+  });
+
+  it("captions a speaker for everyone, by the server's name, translated once per language in use", async () => {
+    const m = await aMeeting();
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.f.rooms.setCaptionLanguage(m.bob.actor, 'es');
+    await m.f.rooms.setCaptionLanguage(m.host.actor, 'es');
+    await m.f.rooms.setCaptionLanguage(m.ann.actor, 'ja');
+    m.f.take();
+    await m.captions.audio(m.ann.actor, Buffer.from('we ship on '));
+    await m.captions.audio(m.ann.actor, Buffer.from('friday'));
+    await wait(80); // a pause in frames ends the utterance
+    await m.captions.close();
+
+    expect(m.saved).toHaveLength(1);
+    expect(m.saved[0]).toMatchObject({ speakerName: 'Ann', text: 'we ship on friday', language: 'en' });
+    const got = transcriptsByListener(m.f);
+    expect(got.get(m.bob.id)).toMatchObject({
+      originalText: 'we ship on friday',
+      translatedText: '[es] we ship on friday',
+    });
+    expect(got.get(m.host.id)?.translatedText).toBe('[es] we ship on friday');
+    expect(got.get(m.ann.id)).toMatchObject({ translatedText: null, translationError: 'unsupported' });
+    // Two listeners chose Spanish: translated once.
+    expect(m.engines.translator.calls).toEqual(['en>es:we ship on friday']);
+  });
+
+  it('one stream per speaker, kept across frames; a muted speaker is not transcribed', async () => {
+    const m = await aMeeting();
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.captions.audio(m.ann.actor, Buffer.from('a'));
+    await m.captions.audio(m.ann.actor, Buffer.from('b'));
+    await m.captions.audio(m.bob.actor, Buffer.from('c'));
+    expect(m.engines.stt.streams).toHaveLength(2);
+    await m.f.rooms.setMediaState(m.bob.actor, { isMuted: true, isVideoOn: true });
+    await m.captions.audio(m.bob.actor, Buffer.from('secret'));
+    expect(m.engines.stt.streams[1]).toMatchObject({ written: 1, closed: true });
+    await m.captions.close();
+    expect(m.saved.map((l) => l.text).sort()).toEqual(['ab', 'c']);
+  });
+
+  it('stopping the transcription ends the streams with their last words delivered', async () => {
+    const m = await aMeeting();
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.captions.audio(m.bob.actor, Buffer.from('last words'));
+    await m.f.rooms.setTranscription(m.host.actor, false);
+    await m.captions.stopRoom(m.row.id);
+    expect(m.captions.activeSpeakers).toBe(0);
+    await m.captions.close();
+    expect(m.saved.map((l) => l.text)).toEqual(['last words']);
+    await m.captions.audio(m.bob.actor, Buffer.from('after'));
+    expect(m.engines.stt.streams).toHaveLength(1);
+  });
+});
+
+describe('transcription is room state', () => {
+  it('a Pro participant starts it; everyone hears who; a guest cannot start it', async () => {
+    const m = await aMeeting();
+    await expect(m.f.rooms.setTranscription(m.ann.actor, true)).rejects.toMatchObject({
+      code: 'subscription_required',
+    });
+    expect(await m.f.rooms.setTranscription(m.host.actor, true)).toBe(true);
+    const states = m.f.take().filter((p) => p.message.type === 'transcription_state');
+    expect(states).toHaveLength(1);
+    expect(states[0]?.to).toEqual({ kind: 'all' });
+    expect(states[0]?.message).toMatchObject({
+      transcription: { active: true, startedBy: { id: m.host.id, name: 'Hana' } },
+    });
+    // Starting again changes nothing and tells nobody.
+    expect(await m.f.rooms.setTranscription(m.host.actor, true)).toBe(false);
+    expect(m.f.take()).toEqual([]);
+  });
+
+  it('a late joiner learns it from joined; a guest who did not start it cannot stop it', async () => {
+    const m = await aMeeting();
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    const late = await m.f.enter(m.row, { name: 'Lou' });
+    const joined = m.f
+      .take()
+      .find((p) => p.message.type === 'joined' && p.to.kind === 'one' && p.to.participantId === late.id);
+    expect(joined?.message).toMatchObject({ transcription: { active: true, startedBy: { name: 'Hana' } } });
+    await expect(m.f.rooms.setTranscription(late.actor, false)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await m.f.rooms.setTranscription(m.host.actor, false)).toBe(true);
+  });
+});

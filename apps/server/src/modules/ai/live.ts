@@ -1,0 +1,222 @@
+import type { ServerMessageOf } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SpeechStream, Utterance } from '../../providers/speech/types.js';
+import type { RoomService } from '../rooms/service.js';
+import type { RoomState } from '../rooms/state.js';
+import type { Actor, RoomTransport } from '../rooms/transport.js';
+import type { AiEngines } from './types.js';
+import type { AiRepository } from './repository.js';
+
+type Transcript = ServerMessageOf<'new_transcript'>['transcript'];
+
+export interface LiveCaptionTimings {
+  /** No audio from a speaker this long: its utterance in progress ends (mute, a pause in frames). */
+  flushAfterMs: number;
+  /** No audio this long: the speaker's decoder is given back. */
+  closeAfterMs: number;
+}
+/**
+ * Browsers send only speech (with 1.2 s of trailing quiet, see the web's pcm-worklet.ts), so a
+ * pause in frames is a pause in speech, and a speaker quiet for 5 s gives its decoder back.
+ */
+export const LIVE_CAPTION_TIMINGS: LiveCaptionTimings = { flushAfterMs: 700, closeAfterMs: 5_000 };
+
+interface Speaker {
+  roomId: string;
+  name: string;
+  stream: SpeechStream;
+  flushTimer: ReturnType<typeof setTimeout> | null;
+  closeTimer: ReturnType<typeof setTimeout> | null;
+}
+
+/**
+ * Live captions: one continuous speech stream per speaker (its socket's audio frames), utterances
+ * ended where speech stops, each line persisted with its speaker and times, then sent to every
+ * listener in the room in the language that listener chose, translated once per language in use.
+ * The speaker is the server's record of the socket; a frame counts only while the meeting's
+ * transcription is on and its participant is admitted and not muted.
+ */
+export function createLiveCaptions(deps: {
+  rooms: Pick<RoomService, 'room'>;
+  transport: RoomTransport;
+  engines: AiEngines;
+  repo: Pick<AiRepository, 'insertLine'>;
+  log: FastifyBaseLogger;
+  timings?: LiveCaptionTimings;
+}) {
+  const { engines, log } = deps;
+  const timings = deps.timings ?? LIVE_CAPTION_TIMINGS;
+  const speakers = new Map<string, Speaker>();
+  /** Lines in flight (persist + translate + send), so close() can wait for them. */
+  const inFlight = new Set<Promise<void>>();
+
+  function stop(participantId: string): Promise<void> {
+    const speaker = speakers.get(participantId);
+    if (!speaker) return Promise.resolve();
+    speakers.delete(participantId);
+    if (speaker.flushTimer) clearTimeout(speaker.flushTimer);
+    if (speaker.closeTimer) clearTimeout(speaker.closeTimer);
+    return speaker.stream
+      .close()
+      .catch((err: unknown) => log.warn({ err }, 'closing a speech stream failed'));
+  }
+
+  function open(room: RoomState, participantId: string, name: string): Speaker | null {
+    const stt = engines.stt;
+    if (!stt) return null;
+    try {
+      const stream = stt.openStream({
+        language: 'en',
+        onUtterance: (u) => track(deliver(room.id, participantId, u)),
+        onError: (err) => log.warn({ err, participantId }, 'speech stream failed'),
+      });
+      const speaker: Speaker = { roomId: room.id, name, stream, flushTimer: null, closeTimer: null };
+      speakers.set(participantId, speaker);
+      return speaker;
+    } catch (err) {
+      // The engine refuses more streams (its cap) or cannot start: this speaker is not captioned.
+      log.warn({ err, participantId }, 'could not open a speech stream');
+      return null;
+    }
+  }
+
+  function track(p: Promise<void>): void {
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  }
+
+  /** Re-arms the speaker's timers on each frame: a pause ends the utterance, a long one the stream. */
+  function rearm(participantId: string, speaker: Speaker): void {
+    if (speaker.flushTimer) clearTimeout(speaker.flushTimer);
+    if (speaker.closeTimer) clearTimeout(speaker.closeTimer);
+    speaker.flushTimer = setTimeout(() => {
+      speaker.flushTimer = null;
+      speaker.stream.flush().catch((err: unknown) => log.warn({ err }, 'speech flush failed'));
+    }, timings.flushAfterMs);
+    speaker.closeTimer = setTimeout(() => void stop(participantId), timings.closeAfterMs);
+    speaker.flushTimer.unref?.();
+    speaker.closeTimer.unref?.();
+  }
+
+  async function deliver(roomId: string, participantId: string, u: Utterance): Promise<void> {
+    const text = u.text.trim();
+    if (!text) return;
+    const room = await deps.rooms.room(roomId);
+    const speakerName =
+      room?.members.get(participantId)?.name ?? speakers.get(participantId)?.name ?? 'Speaker';
+    const endedAt = new Date();
+    const startedAt = new Date(endedAt.getTime() - Math.max(0, u.endMs - u.startMs));
+    let id: string;
+    try {
+      const row = await deps.repo.insertLine({
+        meetingId: roomId,
+        participantId,
+        speakerName,
+        text,
+        language: u.language,
+        startedAt,
+        endedAt,
+      });
+      id = row.id;
+    } catch (err) {
+      log.error({ err, roomId }, 'could not save a transcript line');
+      return;
+    }
+    if (!room) return;
+    const base: Transcript = {
+      id,
+      speakerName,
+      originalText: text,
+      translatedText: null,
+      timestamp: startedAt.toISOString(),
+      language: u.language,
+      participantId,
+      translationLanguage: null,
+      translationError: null,
+    };
+    const listeners = [...room.members.values()].filter((m) => m.admission === 'admitted' && m.socketId);
+    const wanted = new Set(listeners.map((m) => m.captionLanguage).filter((l): l is string => !!l));
+    const translations = new Map<string, Pick<Transcript, 'translatedText' | 'translationError'>>();
+    await Promise.all(
+      [...wanted].map(async (to) => {
+        if (to === u.language) return;
+        const translator = engines.translator;
+        if (!translator || !translator.supports(u.language, to)) {
+          translations.set(to, { translatedText: null, translationError: 'unsupported' });
+          return;
+        }
+        try {
+          translations.set(to, {
+            translatedText: await translator.translate(text, u.language, to),
+            translationError: null,
+          });
+        } catch (err) {
+          log.warn({ err, from: u.language, to }, 'translation of a transcript line failed');
+          translations.set(to, { translatedText: null, translationError: 'failed' });
+        }
+      }),
+    );
+    for (const m of listeners) {
+      const lang = m.captionLanguage;
+      const extra = lang && translations.get(lang);
+      const transcript: Transcript = extra
+        ? { ...base, ...extra, translationLanguage: extra.translatedText ? lang : null }
+        : base;
+      deps.transport.publish(
+        roomId,
+        { kind: 'one', participantId: m.id },
+        { type: 'new_transcript', transcript },
+      );
+    }
+  }
+
+  return {
+    /**
+     * A binary frame from a participant's socket: 16 kHz mono s16le PCM. Dropped (and the
+     * speaker's stream closed) unless transcription is on and the participant is admitted and
+     * not muted.
+     */
+    async audio(actor: Actor, pcm: Buffer): Promise<void> {
+      const room = await deps.rooms.room(actor.roomId);
+      const member = room?.members.get(actor.participantId);
+      if (!room?.transcription || !member || member.admission !== 'admitted' || member.isMuted) {
+        if (speakers.has(actor.participantId)) await stop(actor.participantId);
+        return;
+      }
+      const speaker = speakers.get(actor.participantId) ?? open(room, actor.participantId, member.name);
+      if (!speaker) return;
+      speaker.name = member.name;
+      speaker.stream.write(pcm);
+      rearm(actor.participantId, speaker);
+    },
+
+    /**
+     * A listener chose a language: its translation pipeline starts now (the embedded engine's
+     * first call takes 0.1-1 s), so the first line it hears is not the slow one.
+     */
+    prewarm(to: string): void {
+      const translator = engines.translator;
+      if (!translator || to === 'en' || !translator.supports('en', to)) return;
+      translator
+        .translate('Hello.', 'en', to)
+        .catch((err: unknown) => log.warn({ err, to }, 'translation warm-up failed'));
+    },
+
+    /** Transcription went off in a room: its speakers' streams end (their last words delivered). */
+    async stopRoom(roomId: string): Promise<void> {
+      await Promise.all([...speakers].filter(([, s]) => s.roomId === roomId).map(([id]) => stop(id)));
+    },
+
+    /** How many speakers are streaming now (metrics, tests). */
+    get activeSpeakers(): number {
+      return speakers.size;
+    },
+
+    /** Server shutdown: every stream ends and the lines in flight are sent. */
+    async close(): Promise<void> {
+      await Promise.all([...speakers.keys()].map((id) => stop(id)));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+export type LiveCaptions = ReturnType<typeof createLiveCaptions>;

@@ -1,0 +1,206 @@
+import {
+  TRANSLATION_LANGUAGES,
+  type AiCapabilities,
+  type MeetingSummary,
+  type TranscriptLine,
+} from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError, notFound } from '../../http/errors.js';
+import type { SourceLine } from '../../providers/summaries/types.js';
+import type { MeetingRow, UserRow } from '../../db/schema/index.js';
+import type { RoomService } from '../rooms/service.js';
+import type { AiEngines } from './types.js';
+import type { AiRepository } from './repository.js';
+
+/** What a saved summary holds besides the summary itself. */
+export interface StoredSummary extends MeetingSummary {
+  /** Everyone known to have been there: named by the client, speakers, chat senders, the room. */
+  attendees: string[];
+}
+
+export interface SummaryView extends MeetingSummary {
+  engine: string;
+  generatedAt: string;
+  /** Transcript lines and chat messages it read. */
+  sourceLines: number;
+  /** The host saved the meeting's content: the retention job leaves it. */
+  kept: boolean;
+}
+
+/** A meeting the caller may read the AI content of: its owner, or a participant of its room. */
+export interface MeetingAccess {
+  meeting: MeetingRow;
+  isOwner: boolean;
+}
+
+export const AI_MESSAGES = {
+  nothingToSummarize:
+    'There is no transcript or chat in this meeting yet: start transcription and talk first.',
+  noSummary: 'No summary has been generated for this meeting yet',
+  sttOff: 'Transcription is not available on this server',
+  noTranscript: 'This meeting has no transcript',
+  undecodable: 'Could not transcribe this audio: send WebM/Opus, Ogg, WAV or MP3 with speech in it',
+} as const;
+
+/**
+ * The Pro plan's AI outside the live room: the persisted transcript, summaries (from the whole
+ * transcript and chat, with the lines each item came from), chunk transcription (spec §7), the
+ * host's Save against retention, and what the engines can serve. Who may read a meeting's AI
+ * content is decided by `access` (routes call it after the Pro check).
+ */
+export function createAiService(deps: {
+  repo: AiRepository;
+  engines: AiEngines;
+  rooms: Pick<RoomService, 'participantOf' | 'room'>;
+  log: FastifyBaseLogger;
+}) {
+  const { repo, engines } = deps;
+
+  return {
+    /**
+     * The meeting's owner, or an admitted participant of its live room (by join token). Anyone
+     * else gets 401/403 without learning whether the meeting exists.
+     */
+    async access(publicId: string, user: UserRow, joinToken: string | null): Promise<MeetingAccess> {
+      const meeting = await repo.findMeeting(publicId);
+      if (meeting && meeting.hostId === user.id) return { meeting, isOwner: true };
+      await deps.rooms.participantOf(publicId, joinToken, 'use its AI features');
+      if (!meeting) throw notFound('Meeting not found');
+      return { meeting, isOwner: false };
+    },
+
+    async transcript(meeting: MeetingRow): Promise<TranscriptLine[]> {
+      return (await repo.lines(meeting.id)).map((l) => ({
+        id: l.id,
+        speakerName: l.speakerName,
+        originalText: l.text,
+        language: l.language,
+        startedAt: l.startedAt.toISOString(),
+        endedAt: l.endedAt.toISOString(),
+      }));
+    },
+
+    /** Summarises the whole transcript and chat, saves it (replacing the last) and answers it. */
+    async summarize(meeting: MeetingRow, named: string[]): Promise<SummaryView> {
+      const [lines, chat] = await Promise.all([repo.lines(meeting.id), repo.chat(meeting.id)]);
+      const sources: SourceLine[] = [
+        ...lines.map((l) => ({
+          id: l.id,
+          speaker: l.speakerName,
+          text: l.text,
+          at: l.startedAt.toISOString(),
+          kind: 'speech' as const,
+        })),
+        ...chat
+          .filter((c) => c.content.trim())
+          .map((c) => ({
+            id: c.id,
+            speaker: c.senderName,
+            text: c.content,
+            at: c.createdAt.toISOString(),
+            kind: 'chat' as const,
+          })),
+      ].sort((a, b) => a.at.localeCompare(b.at));
+      if (sources.length === 0) throw new HttpError(422, AI_MESSAGES.nothingToSummarize);
+      const room = await deps.rooms.room(meeting.id);
+      const inRoom = room
+        ? [...room.members.values()].filter((m) => m.admission === 'admitted').map((m) => m.name)
+        : [];
+      const attendees = unique([...named, ...inRoom, ...sources.map((s) => s.speaker)]);
+      const summary = await engines.summarizer.summarize({
+        lines: sources,
+        participants: attendees,
+        meetingDate: (meeting.scheduledFor ?? meeting.createdAt).toISOString(),
+      });
+      const stored: StoredSummary = { ...summary, attendees };
+      const row = await repo.saveSummary(meeting.id, stored, engines.summarizer.name, sources.length);
+      return view(row, meeting.keepContent);
+    },
+
+    /** The last summary generated (a reload shows it again). */
+    async savedSummary(meeting: MeetingRow): Promise<SummaryView & { attendees: string[] }> {
+      const row = await repo.summary(meeting.id);
+      if (!row) throw notFound(AI_MESSAGES.noSummary);
+      return { ...view(row, meeting.keepContent), attendees: (row.summary as StoredSummary).attendees ?? [] };
+    },
+
+    async setKeep(meeting: MeetingRow, keep: boolean): Promise<{ keep: boolean }> {
+      await repo.setKeepContent(meeting.id, keep);
+      return { keep };
+    },
+
+    /** A whole clip (spec §7 chunk calls): its text, language and, if asked, a translation. */
+    async transcribeClip(audio: Buffer, targetLanguage: string | null) {
+      if (!engines.stt) throw new HttpError(503, `${AI_MESSAGES.sttOff}: ${engines.sttOff ?? 'off'}`);
+      let text: string;
+      let language: string;
+      try {
+        ({ text, language } = await engines.stt.transcribeClip(audio));
+      } catch (err) {
+        deps.log.info({ err }, 'a clip could not be transcribed');
+        throw new HttpError(422, AI_MESSAGES.undecodable);
+      }
+      let translation: string | null = null;
+      const translator = engines.translator;
+      if (
+        text &&
+        targetLanguage &&
+        targetLanguage !== language &&
+        translator?.supports(language, targetLanguage)
+      ) {
+        translation = await translator.translate(text, language, targetLanguage);
+      }
+      return { transcription: text, translation, detectedLanguage: language };
+    },
+
+    async capabilities(): Promise<AiCapabilities> {
+      const stt = engines.stt;
+      // LibreTranslate says what it serves once its language list has answered.
+      await engines.translator?.ready?.().catch(() => undefined);
+      const spoken = stt ? (stt.languages === 'any' ? [...TRANSLATION_LANGUAGES] : [...stt.languages]) : [];
+      // What listeners can pick: a language some transcribed language can be translated into (or
+      // is); a line that cannot be translated for a listener says so (translationError).
+      const translator = engines.translator;
+      return {
+        transcription: { engine: stt?.name ?? null, languages: spoken },
+        translation: {
+          engine: translator?.name ?? null,
+          targets: TRANSLATION_LANGUAGES.map((language) => ({
+            language,
+            supported:
+              spoken.length > 0 &&
+              spoken.some((from) => from === language || (translator?.supports(from, language) ?? false)),
+          })),
+        },
+        summaries: { engine: engines.summarizer.name },
+      };
+    },
+  };
+}
+export type AiService = ReturnType<typeof createAiService>;
+
+function view(
+  row: { summary: MeetingSummary; engine: string; createdAt: Date; sourceLines: number },
+  kept: boolean,
+): SummaryView {
+  const { summary, keyPoints, actionItems, decisions } = row.summary;
+  return {
+    summary,
+    keyPoints,
+    actionItems,
+    decisions,
+    engine: row.engine,
+    generatedAt: row.createdAt.toISOString(),
+    sourceLines: row.sourceLines,
+    kept,
+  };
+}
+
+function unique(names: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const n of names) {
+    const name = n.trim();
+    if (name && !seen.has(name.toLowerCase())) seen.set(name.toLowerCase(), name);
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { TRANSLATION_LANGUAGES } from './constants.js';
+
+/**
+ * The Pro plan's AI over the wire: summaries (spec §3 "Summary result", with owners, due dates and
+ * the transcript lines each item came from), transcript lines, and what this server's engines can
+ * serve. A language an engine cannot serve is reported as unsupported, never faked.
+ */
+
+export const translationLanguageSchema = z.enum(TRANSLATION_LANGUAGES);
+export type TranslationLanguage = z.infer<typeof translationLanguageSchema>;
+
+export const summaryPointSchema = z.object({
+  text: z.string(),
+  /** Ids of the transcript lines (or chat messages) it came from. */
+  sources: z.array(z.string()),
+});
+export type SummaryPoint = z.infer<typeof summaryPointSchema>;
+
+export const actionItemSchema = summaryPointSchema.extend({
+  /** Who takes it, as named in the meeting; null when nobody was. */
+  owner: z.string().nullable(),
+  /** YYYY-MM-DD when a due date was stated; null otherwise. */
+  due: z.string().nullable(),
+});
+export type ActionItem = z.infer<typeof actionItemSchema>;
+
+export const meetingSummarySchema = z.object({
+  summary: z.string(),
+  keyPoints: z.array(summaryPointSchema),
+  actionItems: z.array(actionItemSchema),
+  decisions: z.array(summaryPointSchema),
+});
+export type MeetingSummary = z.infer<typeof meetingSummarySchema>;
+
+/** One persisted transcript line (the whole transcript, not the room's last 20). */
+export const transcriptLineSchema = z.object({
+  id: z.string(),
+  speakerName: z.string(),
+  originalText: z.string(),
+  language: z.string(),
+  /** When the utterance started and ended (ISO 8601). */
+  startedAt: z.string(),
+  endedAt: z.string(),
+});
+export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
+
+/** GET /api/ai/capabilities: which languages this server's engines serve. */
+export const aiCapabilitiesSchema = z.object({
+  transcription: z.object({
+    engine: z.string().nullable(),
+    /** Spec §9 codes it transcribes; empty when transcription is off. */
+    languages: z.array(z.string()),
+  }),
+  translation: z.object({
+    engine: z.string().nullable(),
+    /** Per target language of spec §9: can a line spoken in `from` be translated into it. */
+    targets: z.array(z.object({ language: translationLanguageSchema, supported: z.boolean() })),
+  }),
+  summaries: z.object({ engine: z.string() }),
+});
+export type AiCapabilities = z.infer<typeof aiCapabilitiesSchema>;
+
+/** POST /api/meetings/{id}/summary body (spec §7: the participants' names). */
+export const summaryRequestSchema = z.object({
+  participants: z.array(z.string().max(100)).max(500).default([]),
+});
+
+/** The answer of the chunk calls (spec §7 /api/ai/live-transcribe). */
+export const liveTranscribeResponseSchema = z.object({
+  transcription: z.string(),
+  translation: z.string().nullable(),
+  detectedLanguage: z.string(),
+});
+
+/** Audio the room streams over the meeting socket: 16 kHz mono s16le PCM in binary frames. */
+export const AUDIO_STREAM = {
+  sampleRate: 16_000,
+  /** A binary frame carries at most this many bytes (0.5 s of audio). */
+  maxFrameBytes: 16_000,
+  /** Bytes a socket may stream per second before frames are dropped (2× real time). */
+  maxBytesPerSecond: 64_000,
+} as const;
