@@ -8,7 +8,12 @@ import { createDb, type DbHandle } from './db/index.js';
 import { onFrameworkError, registerErrorHandling } from './http/errors.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { registerSpa } from './http/spa.js';
+import aiEnginesPlugin, { type AiEngines } from './modules/ai/engines.js';
+import aiPlugin from './modules/ai/plugin.js';
+import { aiRoutes } from './modules/ai/routes.js';
 import authPlugin from './modules/auth/plugin.js';
+import backgroundsPlugin from './modules/backgrounds/plugin.js';
+import { backgroundRoutes } from './modules/backgrounds/routes.js';
 import { oidcRoutes } from './modules/auth/oidc-routes.js';
 import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
@@ -31,6 +36,8 @@ export interface AppDeps {
   db?: DbHandle;
   /** Where the log goes (tests read it to check levels); standard output otherwise. */
   logStream?: DestinationStream;
+  /** AI engines to use instead of the configuration's (tests give deterministic ones). */
+  ai?: Partial<AiEngines>;
 }
 
 export type App = FastifyInstance;
@@ -83,7 +90,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(chatPlugin);
   await app.register(filesPlugin);
   await app.register(retentionPlugin);
+  await app.register(aiEnginesPlugin, { engines: deps.ai });
   await app.register(roomsPlugin);
+  await app.register(backgroundsPlugin);
+  await app.register(aiPlugin);
   // Routes.
   await app.register(healthRoutes, { db });
   await app.register(userRoutes);
@@ -93,6 +103,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mailRoutes);
   await app.register(roomRoutes);
   await app.register(fileRoutes);
+  await app.register(backgroundRoutes);
+  await app.register(aiRoutes);
   await app.register(realtimeRoutes);
   await registerSpa(app, config.webDistDir);
 

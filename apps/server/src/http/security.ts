@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 /**
  * Security headers. The Content-Security-Policy allows exactly what the SPA needs: its own
  * scripts, styles (Radix sets inline style attributes), images and media from itself, blob: and
- * data: (camera previews, thumbnails), and its own WebSocket.
+ * data: (camera previews, thumbnails), its own WebSocket, and WebAssembly compiled from its own files.
  */
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
   const https = config.publicUrl.startsWith('https://');
@@ -25,7 +25,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
-        scriptSrc: ["'self'", ...stripeScripts],
+        // 'wasm-unsafe-eval' lets the page compile WebAssembly (the background segmentation model,
+        // served from our origin); it does not allow eval() of strings.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...stripeScripts],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         mediaSrc: ["'self'", 'blob:', 'data:'],

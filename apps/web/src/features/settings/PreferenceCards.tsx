@@ -4,9 +4,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Label } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
+import { SavedBackgroundPanel } from '@/features/backgrounds/SavedBackgroundPanel';
 import { isDarkPreferred, setDarkMode } from '@/lib/theme';
 
 function SettingRow({
@@ -92,25 +92,30 @@ export function AppearanceCard() {
   );
 }
 
+/**
+ * Camera & Background Effects (spec §2): the background panel, saved to the account's
+ * preferences (the initial state of the demo page and of meetings), and the camera preview.
+ */
 export function CameraEffectsCard() {
   return (
     <Card>
       <CardHeader>
         <SectionTitle icon={<Camera className="size-5 text-brand-600" />}>
-          <span>
-            Camera &amp; Background Effects <ComingSoonBadge feature="backgroundEffects" />
-          </span>
+          Camera &amp; Background Effects
         </SectionTitle>
         <CardDescription>
-          Blur your surroundings or pick a virtual background before a meeting.
+          Blur your surroundings or pick a virtual background. Your meetings start with it.
         </CardDescription>
       </CardHeader>
-      <CardContent>
-        <Button asChild variant="secondary">
-          <Link to="/background-demo">
-            <Camera /> Open Camera Preview &amp; Test Effects
-          </Link>
-        </Button>
+      <CardContent className="grid gap-6">
+        <SavedBackgroundPanel />
+        <div>
+          <Button asChild variant="secondary">
+            <Link to="/background-demo">
+              <Camera /> Open Camera Preview &amp; Test Effects
+            </Link>
+          </Button>
+        </div>
       </CardContent>
     </Card>
   );

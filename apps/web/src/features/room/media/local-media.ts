@@ -29,6 +29,18 @@ export interface LocalMediaSnapshot {
   trackVersion: number;
 }
 
+/**
+ * What turns the camera into the video that is shown and sent (background effects, features/
+ * backgrounds): given the camera track it answers the track to use instead, and it is told when
+ * the camera is not on screen (off, or the screen shared) so that it costs nothing then.
+ */
+export interface CameraEffect {
+  /** Processes `camera` (a device switch calls it again); answers the track to show and send. */
+  attach(camera: MediaStreamTrack): MediaStreamTrack;
+  setActive(active: boolean): void;
+  dispose(): void;
+}
+
 export const CAMERA_CONSTRAINTS: MediaTrackConstraints = {
   width: { ideal: 640 },
   height: { ideal: 480 },
@@ -100,6 +112,9 @@ export class LocalMedia {
   private audio: MediaStreamTrack | null = null;
   private camera: MediaStreamTrack | null = null;
   private screen: MediaStreamTrack | null = null;
+  /** The background effect, and the track it answers for the camera (null: the camera as is). */
+  private effect: CameraEffect | null = null;
+  private effectTrack: MediaStreamTrack | null = null;
   private readonly trackListeners = new Set<(t: LocalTracks) => void>();
   private stopped = false;
   /** The screen share being acquired, so a second click does not open a second picker. */
@@ -136,7 +151,39 @@ export class LocalMedia {
   }
 
   tracks(): LocalTracks {
-    return { stream: this.stream, audio: this.audio, video: this.screen ?? this.camera };
+    return { stream: this.stream, audio: this.audio, video: this.screen ?? this.shownCamera };
+  }
+
+  /** The camera as it is shown and sent: through the background effect when one is on. */
+  private get shownCamera(): MediaStreamTrack | null {
+    return this.effectTrack ?? this.camera;
+  }
+
+  /** Puts `to` in the stream in place of `from` (the stream holds the shown camera or the screen). */
+  private swapInStream(from: MediaStreamTrack | null, to: MediaStreamTrack | null): void {
+    if (from === to) return;
+    if (from) this.stream.removeTrack(from);
+    if (to) this.stream.addTrack(to);
+  }
+
+  /**
+   * Turns a background effect on (or off with null): every connection then sends its track in
+   * place of the camera's (replaceTrack, no renegotiation), and the self view shows it. The
+   * previous effect is disposed.
+   */
+  setCameraEffect(effect: CameraEffect | null): void {
+    if (effect === this.effect || this.stopped) {
+      if (this.stopped) effect?.dispose();
+      return;
+    }
+    const before = this.shownCamera;
+    this.effect?.dispose();
+    this.effect = effect;
+    this.effectTrack = effect && this.camera ? effect.attach(this.camera) : null;
+    if (this.effectTrack) this.effectTrack.enabled = this.snapshot.isVideoOn;
+    effect?.setActive(this.snapshot.isVideoOn && !this.screen);
+    if (!this.screen) this.swapInStream(before, this.shownCamera);
+    this.tracksChanged();
   }
 
   get isStopped(): boolean {
@@ -261,13 +308,16 @@ export class LocalMedia {
   }
 
   private useCamera(track: MediaStreamTrack): void {
-    if (this.camera) {
-      if (!this.screen) this.stream.removeTrack(this.camera);
-      this.camera.stop();
-    }
+    const before = this.shownCamera;
+    this.camera?.stop();
     this.camera = track;
     track.enabled = this.snapshot.isVideoOn;
-    if (!this.screen) this.stream.addTrack(track);
+    if (this.effect) {
+      this.effectTrack = this.effect.attach(track);
+      this.effectTrack.enabled = this.snapshot.isVideoOn;
+      this.effect.setActive(this.snapshot.isVideoOn && !this.screen);
+    }
+    if (!this.screen) this.swapInStream(before, this.shownCamera);
     track.onended = () => {
       if (this.camera === track) this.set({ cameraStatus: 'error', cameraError: 'The camera stopped.' });
     };
@@ -281,6 +331,9 @@ export class LocalMedia {
 
   setVideoOn(on: boolean): void {
     if (this.camera) this.camera.enabled = on;
+    if (this.effectTrack) this.effectTrack.enabled = on;
+    // The effect stops processing while the camera is off.
+    this.effect?.setActive(on && !this.screen);
     this.set({ isVideoOn: on });
   }
 
@@ -352,8 +405,10 @@ export class LocalMedia {
     if (!track) return;
     track.contentHint = 'detail';
     track.onended = () => this.stopScreenShare();
-    if (this.camera) this.stream.removeTrack(this.camera);
+    const shown = this.shownCamera;
+    if (shown) this.stream.removeTrack(shown);
     this.screen = track;
+    this.effect?.setActive(false);
     this.stream.addTrack(track);
     this.set({ isScreenSharing: true });
     this.tracksChanged();
@@ -366,7 +421,9 @@ export class LocalMedia {
     track.onended = null;
     track.stop();
     this.stream.removeTrack(track);
-    if (this.camera) this.stream.addTrack(this.camera);
+    const shown = this.shownCamera;
+    if (shown) this.stream.addTrack(shown);
+    this.effect?.setActive(this.snapshot.isVideoOn);
     this.set({ isScreenSharing: false });
     this.tracksChanged();
   }
@@ -374,6 +431,8 @@ export class LocalMedia {
   stop(): void {
     this.stopped = true;
     for (const t of [this.audio, this.camera, this.screen]) t?.stop();
+    this.effect?.dispose();
+    this.effect = this.effectTrack = null;
     this.audio = this.camera = this.screen = null;
     this.tracksChanged();
   }

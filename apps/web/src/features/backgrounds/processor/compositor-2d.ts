@@ -1,0 +1,110 @@
+import {
+  FALLBACK_FILL,
+  PREVIOUS_MASK,
+  coverTransform,
+  sourceSize,
+  type CompositeSettings,
+  type Compositor,
+  type FrameSource,
+  type MaskInput,
+} from './compositor';
+
+/**
+ * The mask's edge is softened by this much (px of the mask, which is about half the frame's size)
+ * once per new mask; scaling it up to the frame smooths it further.
+ */
+const EDGE_SOFTNESS_PX = 1;
+/** The blurred background is made at 1/4 of the frame's size (a wide blur keeps no detail). */
+const BLUR_DOWNSCALE = 4;
+
+function canvas2d(): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
+  const canvas = document.createElement('canvas');
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('No 2D canvas context');
+  return { canvas, ctx };
+}
+
+/**
+ * Canvas-2D compositing, for browsers without WebGL2 and for software-only WebGL (where the GPU
+ * is emulated on the CPU and competes with the segmentation's own WebGL): the mask (softened with
+ * a small blur) cuts the person out of the frame, then the background is drawn behind
+ * (`destination-over`): the frame blurred at a quarter of its size and scaled up, or the picture
+ * scaled to cover. The blurred background is remade with each new mask and reused in between.
+ */
+export function createCompositor2d(canvas: HTMLCanvasElement): Compositor {
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('No 2D canvas context');
+  // The last mask, copied (MediaPipe's own is only valid while it is being handed over).
+  const kept = canvas2d();
+  const blurred = canvas2d();
+  let haveMask = false;
+  const fill = `rgb(${FALLBACK_FILL.map((c) => Math.round(c * 255)).join(',')})`;
+  return {
+    kind: '2d',
+    canvas,
+    draw(frame: FrameSource, input: MaskInput, settings: CompositeSettings) {
+      const { width: w, height: h } = canvas;
+      const fresh = !!input && input !== PREVIOUS_MASK;
+      if (fresh) {
+        const size = sourceSize(input);
+        kept.canvas.width = size.width;
+        kept.canvas.height = size.height;
+        kept.ctx.globalCompositeOperation = 'copy';
+        kept.ctx.filter = `blur(${EDGE_SOFTNESS_PX}px)`;
+        kept.ctx.drawImage(input, 0, 0);
+        haveMask = true;
+      }
+      ctx.save();
+      ctx.globalCompositeOperation = 'copy';
+      if (!input || !haveMask || settings.mode === 'none') {
+        ctx.drawImage(frame, 0, 0, w, h);
+        ctx.restore();
+        return;
+      }
+      if (settings.mode === 'blur' && (fresh || blurred.canvas.width === 0)) {
+        blurred.canvas.width = Math.max(1, Math.ceil(w / BLUR_DOWNSCALE));
+        blurred.canvas.height = Math.max(1, Math.ceil(h / BLUR_DOWNSCALE));
+        const sigma = settings.blurRadius / BLUR_DOWNSCALE;
+        // Drawn a little larger than the canvas: a blur near an edge would otherwise take in the
+        // transparent outside and darken the picture's border.
+        const pad = Math.ceil(2 * sigma);
+        blurred.ctx.filter = `blur(${sigma}px)`;
+        blurred.ctx.drawImage(
+          frame,
+          -pad,
+          -pad,
+          blurred.canvas.width + 2 * pad,
+          blurred.canvas.height + 2 * pad,
+        );
+      }
+      ctx.drawImage(kept.canvas, 0, 0, w, h);
+      ctx.globalCompositeOperation = 'source-in';
+      ctx.drawImage(frame, 0, 0, w, h);
+      ctx.globalCompositeOperation = 'destination-over';
+      if (settings.mode === 'blur') {
+        ctx.drawImage(blurred.canvas, 0, 0, w, h);
+      } else if (settings.background) {
+        const pic = sourceSize(settings.background);
+        const c = coverTransform({ width: w, height: h }, pic);
+        ctx.drawImage(
+          settings.background,
+          c.offsetX * pic.width,
+          c.offsetY * pic.height,
+          c.scaleX * pic.width,
+          c.scaleY * pic.height,
+          0,
+          0,
+          w,
+          h,
+        );
+      } else {
+        ctx.fillStyle = fill;
+        ctx.fillRect(0, 0, w, h);
+      }
+      ctx.restore();
+    },
+    dispose() {
+      kept.canvas.width = blurred.canvas.width = 0;
+    },
+  };
+}
