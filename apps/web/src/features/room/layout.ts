@@ -12,8 +12,6 @@ export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade';
 export interface LayoutState {
   panel: PanelId;
   dialog: RoomDialog;
-  /** The Start AI / Stop AI toggle (spec §4: a local toggle). */
-  aiOn: boolean;
   /** How many chat messages there were when the chat was last opened or closed. */
   chatRead: number;
 }
@@ -27,7 +25,6 @@ export class RoomLayout {
   private readonly store = new Store<LayoutState>({
     panel: 'none',
     dialog: 'none',
-    aiOn: false,
     chatRead: 0,
   });
   readonly getSnapshot = this.store.getSnapshot;
@@ -45,10 +42,6 @@ export class RoomLayout {
 
   setDialog(dialog: RoomDialog): void {
     this.store.patch({ dialog });
-  }
-
-  setAi(aiOn: boolean): void {
-    this.store.patch({ aiOn });
   }
 }
 

@@ -2,6 +2,7 @@ import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage } from '@parley/protocol';
 import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
+import { Captions } from './ai/captions';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
@@ -55,6 +56,8 @@ export interface RoomSessionOptions {
 export class RoomSession {
   readonly signal: SignalClient;
   readonly mesh: PeerMesh;
+  /** Live transcription and translation (room state, this listener's language, the microphone stream). */
+  readonly captions: Captions;
   readonly media: LocalMedia;
   readonly joinToken: string;
   readonly meetingId: string;
@@ -86,6 +89,7 @@ export class RoomSession {
       log: opts.log,
       createPeerConnection: opts.createPeerConnection,
     });
+    this.captions = new Captions({ signal: this.signal, media: this.media, log: opts.log });
     this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
       self: null,
@@ -339,6 +343,7 @@ export class RoomSession {
     this.disposed = true;
     if (this.existingTimer) clearTimeout(this.existingTimer);
     for (const c of this.cleanups.splice(0)) c();
+    this.captions.dispose();
     this.mesh.closeAll();
     if (this.signal.state !== 'closed') this.signal.leave();
   }

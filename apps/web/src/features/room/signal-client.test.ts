@@ -21,6 +21,7 @@ const joined = (resumed = false): ServerMessage => ({
   meeting: { meetingId: '123-456-789', title: 't', startedAt: new Date().toISOString() },
   resumed,
   allMuted: false,
+  transcription: { active: false, startedBy: null, startedAt: null },
 });
 
 describe('SignalClient', () => {

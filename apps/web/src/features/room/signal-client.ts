@@ -50,8 +50,10 @@ export interface WebSocketLike {
   onclose: ((ev: { code: number; reason: string }) => void) | null;
   onerror: ((ev: unknown) => void) | null;
   onmessage: ((ev: { data: unknown }) => void) | null;
-  send(data: string): void;
+  send(data: string | ArrayBufferLike | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
+  /** Bytes queued but not sent yet (absent on test doubles: counted as 0). */
+  readonly bufferedAmount?: number;
 }
 
 export interface SignalClientOptions {
@@ -247,6 +249,19 @@ export class SignalClient {
     if (msg.type === 'ping') return;
     this.queue.push(msg);
     if (this.queue.length > MAX_QUEUE) this.queue.shift();
+  }
+
+  /**
+   * Sends a binary frame (the microphone's PCM while transcription is on) when joined; otherwise
+   * or when the socket is backed up (over `maxBuffered` unsent bytes) the frame is dropped: late
+   * audio is worth less than the signaling behind it. Answers whether it was sent.
+   */
+  sendBinary(data: ArrayBufferView, maxBuffered = 256 * 1024): boolean {
+    const socket = this.socket;
+    if (this.state !== 'joined' || socket?.readyState !== OPEN) return false;
+    if ((socket.bufferedAmount ?? 0) > maxBuffered) return false;
+    socket.send(data);
+    return true;
   }
 
   /** Sends a message carrying a requestId and resolves with the reply (or rejects on `error`). */

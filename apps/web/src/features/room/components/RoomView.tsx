@@ -1,4 +1,6 @@
+import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { cn } from '@/lib/cn';
+import { CaptionsOverlay } from '../ai/CaptionsOverlay';
 import { useRoomShortcuts } from '../controls/shortcuts';
 import { useLocalMediaState, useRoomContext, useRoomState } from '../room-context';
 import { usePanels } from '../controls/panel-controls';
@@ -94,9 +96,15 @@ export function RoomView() {
           ) : null}
           <MediaAlerts media={session.media} />
         </div>
+        {panel !== 'tools' ? (
+          <div className="absolute inset-x-2 bottom-2 sm:left-auto sm:right-2 sm:w-[min(48rem,calc(100%-26rem))]">
+            <CaptionsOverlay />
+          </div>
+        ) : null}
       </div>
       <ControlBar />
       <RoomDialogs />
+      <MeetingBackgroundRestore />
     </div>
   );
 }

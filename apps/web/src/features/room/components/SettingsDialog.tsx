@@ -8,6 +8,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Input, Label } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/toast-store';
+import { MeetingBackgroundPanel } from '@/features/backgrounds/meeting';
 import { cn } from '@/lib/cn';
 import { useAudioLevel, useElapsed, useLocalMedia } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
@@ -254,12 +255,18 @@ export function SettingsDialog({
           <Tabs.Trigger value="av" className={tab}>
             Audio &amp; Video
           </Tabs.Trigger>
+          <Tabs.Trigger value="background" className={tab}>
+            Background
+          </Tabs.Trigger>
           <Tabs.Trigger value="account" className={tab}>
             Account
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="av">
           <AudioVideoTab media={media} />
+        </Tabs.Content>
+        <Tabs.Content value="background">
+          <MeetingBackgroundPanel />
         </Tabs.Content>
         <Tabs.Content value="account">
           <AccountTab name={name} meetingId={meetingId} isHost={isHost} joinedAt={joinedAt} />

@@ -1,4 +1,3 @@
-import { AI_FEATURES } from '@parley/protocol/constants';
 import type { RoomParticipant } from '@parley/protocol/ws';
 import {
   Bot,
@@ -16,12 +15,12 @@ import {
 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
 import { cn } from '@/lib/cn';
 import { useModeration } from '../controls/host-controls';
 import { usePanels } from '../controls/panel-controls';
 import type { PanelId } from '../layout';
 import { useRoomContext, useRoomState } from '../room-context';
+import { ToolsPanel } from '../ai/ToolsPanel';
 import { ChatPanel } from './ChatPanel';
 
 const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[] = [
@@ -192,31 +191,11 @@ function AiTab({ onOpenTools }: { onOpenTools: () => void }) {
   return (
     <div className="space-y-3 p-4 text-sm text-slate-300">
       <Sparkles className="size-8 text-fuchsia-300" />
-      <p className="flex flex-wrap items-center gap-2 font-medium text-slate-100">
-        Live transcription, translation and meeting summaries{' '}
-        <ComingSoonBadge feature={AI_FEATURES} tone="dark" />
-      </p>
-      <p>
-        {isAvailable(...AI_FEATURES)
-          ? 'They are in Meeting Tools.'
-          : 'They are in development and will appear in Meeting Tools; nothing is transcribed yet.'}
-      </p>
+      <p className="font-medium text-slate-100">Live transcription, translation and meeting summaries</p>
+      <p>They are in Meeting Tools.</p>
       <Button size="sm" onClick={onOpenTools}>
         <Wrench /> Open Tools
       </Button>
-    </div>
-  );
-}
-
-function ToolsTab() {
-  return (
-    <div className="space-y-3 p-4 text-sm text-slate-300">
-      <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
-      <p className="flex flex-wrap items-center gap-2">
-        The meeting summarizer, live translation and live transcripts will appear here.
-        <ComingSoonBadge feature={AI_FEATURES} tone="dark" />
-      </p>
-      <p className="text-slate-400">They are still in development: nothing in this meeting is transcribed.</p>
     </div>
   );
 }
@@ -270,7 +249,7 @@ export function SidePanel() {
           <ChatPanel session={session} messages={room.chat} selfId={room.self?.id} />
         ) : null}
         {panel === 'ai' ? <AiTab onOpenTools={() => onPanel('tools')} /> : null}
-        {panel === 'tools' ? <ToolsTab /> : null}
+        {panel === 'tools' ? <ToolsPanel /> : null}
       </div>
     </aside>
   );

@@ -129,21 +129,52 @@ describe('ControlBar', () => {
     expect(screen.queryByLabelText('1 unread')).toBeNull();
   });
 
-  it('Start AI opens the upgrade dialog without Pro; with Pro it opens the tools, never claiming AI runs', async () => {
+  it('Start AI opens the upgrade dialog without Pro; with Pro it starts the meeting transcription', async () => {
     room = await enterTestRoom(participant('p1', 'Gus'));
     const { unmount } = renderBar(room);
     fireEvent.click(screen.getByRole('button', { name: 'Start AI' }));
     const upgrade = screen.getByRole('dialog', { name: 'Upgrade to Pro for AI Features' });
-    // The AI is not built yet (FEATURE_AVAILABILITY): the dialog says so beside each feature.
-    expect(upgrade).toHaveTextContent('Live transcription Coming soon');
-    expect(upgrade).toHaveTextContent('still in development');
+    expect(upgrade).toHaveTextContent('Live transcription');
+    expect(upgrade).not.toHaveTextContent('Coming soon');
+    expect(room.socket().sentOf('set_transcription')).toEqual([]);
     unmount();
     renderBar(room, { isPro: true });
     fireEvent.click(screen.getByRole('button', { name: 'Start AI' }));
     expect(button('AI Tools')).toHaveAttribute('aria-pressed', 'true');
-    expect(screen.getByRole('button', { name: 'Start AI' })).toBeInTheDocument();
+    const [sent] = room.socket().sentOf('set_transcription');
+    expect(sent).toMatchObject({ on: true });
+    // The button follows the room's state from the server, not the click.
     expect(screen.queryByRole('button', { name: 'Stop AI' })).toBeNull();
-    expect(screen.queryByRole('dialog')).toBeNull();
+    await act(async () => {
+      room!.socket().receive({ type: 'ack', requestId: sent!.requestId as string });
+      room!.socket().receive({
+        type: 'transcription_state',
+        transcription: {
+          active: true,
+          startedBy: { id: 'p1', name: 'Gus' },
+          startedAt: new Date().toISOString(),
+        },
+      });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('button', { name: 'Stop AI' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('the server refusing transcription for want of Pro opens the upgrade dialog', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'));
+    renderBar(room, { isPro: true }); // a stale view of Pro: the server decides
+    fireEvent.click(screen.getByRole('button', { name: 'Start AI' }));
+    const [sent] = room.socket().sentOf('set_transcription');
+    await act(async () => {
+      room!.socket().receive({
+        type: 'error',
+        code: 'subscription_required',
+        message: 'An active Pro subscription is required',
+        requestId: sent!.requestId as string,
+      });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('dialog', { name: 'Upgrade to Pro for AI Features' })).toBeInTheDocument();
   });
 
   it('Leave meeting ends the room as left', async () => {

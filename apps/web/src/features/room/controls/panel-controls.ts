@@ -1,8 +1,7 @@
-import { AI_FEATURES } from '@parley/protocol/constants';
-import { isAvailable } from '@/components/ui/coming-soon';
 import { useCallback } from 'react';
 import { unreadCount, type PanelId, type RoomDialog } from '../layout';
 import { useLayout, useRoomContext, useRoomState } from '../room-context';
+import { useTranscriptionToggle } from '../ai/hooks';
 import { controlButton } from './button-props';
 
 const PANEL_BUTTONS = {
@@ -44,32 +43,22 @@ export function usePanelToggle(id: keyof typeof PANEL_BUTTONS) {
 }
 
 /**
- * Start AI / Stop AI: without Pro it opens the upgrade dialog (spec §2), with Pro the tools. While
- * the AI features are not built (FEATURE_AVAILABILITY) it only opens the tools, which say so: the
- * button never claims that AI is running.
+ * Start AI / Stop AI: the meeting's live transcription (room state). Without Pro it opens the
+ * upgrade dialog (spec §2); starting also opens the tools, where the transcripts appear.
  */
 export function useAiToggle() {
-  const { layout, isPro } = useRoomContext();
-  const { aiOn } = useLayout();
+  const { on, busy, toggle: toggleTranscription } = useTranscriptionToggle();
+  const { isPro } = useRoomContext();
   const { set: setPanel } = usePanels();
   const toggle = useCallback(() => {
-    if (!isPro) {
-      layout.setDialog('upgrade');
-      return;
-    }
-    if (!isAvailable(...AI_FEATURES)) {
-      setPanel('tools');
-      return;
-    }
-    const on = !layout.getSnapshot().aiOn;
-    layout.setAi(on);
-    if (on) setPanel('tools');
-  }, [isPro, layout, setPanel]);
+    if (!on && isPro) setPanel('tools');
+    void toggleTranscription();
+  }, [on, isPro, setPanel, toggleTranscription]);
   return {
-    on: aiOn,
-    label: aiOn ? 'Stop AI' : 'Start AI',
+    on,
+    label: on ? 'Stop AI' : 'Start AI',
     toggle,
-    buttonProps: { type: 'button' as const, onClick: toggle, 'aria-pressed': aiOn },
+    buttonProps: { type: 'button' as const, onClick: toggle, 'aria-pressed': on, disabled: busy },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { RoomParticipant, ServerMessage } from '@parley/protocol/ws';
+import type { RoomParticipant, ServerMessage, TranscriptionState } from '@parley/protocol/ws';
 import type { WebSocketLike } from '../signal-client';
 
 /**
@@ -9,6 +9,8 @@ import type { WebSocketLike } from '../signal-client';
 export class FakeSocket implements WebSocketLike {
   readyState = 0;
   sent: unknown[] = [];
+  /** Binary frames the client sent (the microphone's PCM while transcription is on). */
+  binary: Uint8Array[] = [];
   closedWith: number | null = null;
   autoPong = true;
   onopen: ((ev: unknown) => void) | null = null;
@@ -16,7 +18,12 @@ export class FakeSocket implements WebSocketLike {
   onerror: ((ev: unknown) => void) | null = null;
   onmessage: ((ev: { data: unknown }) => void) | null = null;
   constructor(readonly url: string) {}
-  send(data: string) {
+  send(data: string | ArrayBufferLike | ArrayBufferView) {
+    if (typeof data !== 'string') {
+      const view = ArrayBuffer.isView(data) ? data : new Uint8Array(data);
+      this.binary.push(new Uint8Array(view.buffer, view.byteOffset, view.byteLength));
+      return;
+    }
     const msg = JSON.parse(data) as { type: string; requestId?: string };
     this.sent.push(msg);
     if (msg.type === 'ping' && this.autoPong) this.receive({ type: 'pong', requestId: msg.requestId });
@@ -122,7 +129,12 @@ export const participant = (
 /** The server's `joined` for `self`, with everyone in `others`. */
 export function joinedMessage(
   self: RoomParticipant,
-  opts: { others?: RoomParticipant[]; allMuted?: boolean; resumed?: boolean } = {},
+  opts: {
+    others?: RoomParticipant[];
+    allMuted?: boolean;
+    resumed?: boolean;
+    transcription?: TranscriptionState;
+  } = {},
 ): ServerMessage {
   return {
     type: 'joined',
@@ -133,5 +145,6 @@ export function joinedMessage(
     meeting: { meetingId: '123-456-789', title: 't', startedAt: new Date().toISOString() },
     resumed: opts.resumed ?? false,
     allMuted: opts.allMuted ?? false,
+    transcription: opts.transcription ?? { active: false, startedBy: null, startedAt: null },
   };
 }

@@ -1,0 +1,131 @@
+import { TRANSLATION_LANGUAGE_NAMES, TRANSLATION_LANGUAGES } from '@parley/protocol/constants';
+import type { TranslationLanguage } from '@parley/protocol/ai';
+import { Captions, CaptionsOff, Languages } from 'lucide-react';
+import { useEffect, useId } from 'react';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { Switch } from '@/components/ui/switch';
+import { useLocalMediaState, useRoomContext } from '../room-context';
+import { fetchTranscript, useAiCapabilities } from './api';
+import { useCaptions, useTranscriptionToggle } from './hooks';
+import { SummaryCard } from './SummaryCard';
+import { TranscriptList } from './TranscriptList';
+
+function TranscriptionSection() {
+  const { on, busy, toggle, startedBy } = useTranscriptionToggle();
+  const { streaming } = useCaptions();
+  const media = useLocalMediaState();
+  return (
+    <section aria-labelledby="transcription-title" className="space-y-2 rounded-xl bg-white/5 p-3">
+      <h4 id="transcription-title" className="flex items-center gap-2 font-semibold text-slate-100">
+        <Captions className="size-4 text-sky-300" /> Live Transcription
+      </h4>
+      <p data-testid="transcription-status" className="text-xs text-slate-300">
+        {on
+          ? `On${startedBy ? `, started by ${startedBy.name}` : ''}. ${
+              streaming
+                ? 'Your microphone is being transcribed.'
+                : media.isMuted
+                  ? 'You are muted: nothing of yours is transcribed.'
+                  : media.hasAudio
+                    ? 'Connecting your microphone…'
+                    : 'You have no microphone: nothing of yours is transcribed.'
+            }`
+          : 'Off. Everyone in the meeting sees when it is on.'}
+      </p>
+      <Button size="sm" onClick={() => void toggle()} disabled={busy} aria-pressed={on}>
+        {busy ? <Spinner className="size-4" /> : on ? <CaptionsOff /> : <Captions />}
+        {on ? 'Stop Transcription' : 'Start Transcription'}
+      </Button>
+    </section>
+  );
+}
+
+function TranslationSection() {
+  const { session } = useRoomContext();
+  const { translationOn, language } = useCaptions();
+  const caps = useAiCapabilities();
+  const selectId = useId();
+  const supported = (l: string) =>
+    caps.data?.translation.targets.find((t) => t.language === l)?.supported ?? true;
+  return (
+    <section aria-labelledby="translation-title" className="space-y-2 rounded-xl bg-white/5 p-3">
+      <div className="flex items-center justify-between gap-2">
+        <h4 id="translation-title" className="flex items-center gap-2 font-semibold text-slate-100">
+          <Languages className="size-4 text-emerald-300" /> Live Translation
+        </h4>
+        <span className="flex items-center gap-2 text-xs text-slate-300">
+          {translationOn ? 'ON' : 'OFF'}
+          <Switch
+            checked={translationOn}
+            onCheckedChange={(v) => session.captions.setTranslation(v)}
+            aria-label="Live Translation"
+          />
+        </span>
+      </div>
+      <label htmlFor={selectId} className="block text-xs text-slate-400">
+        Translate transcripts into
+      </label>
+      <select
+        id={selectId}
+        value={language}
+        onChange={(e) => session.captions.setLanguage(e.target.value as TranslationLanguage)}
+        className="h-10 w-full rounded-lg border border-white/15 bg-slate-800 px-2 text-sm text-slate-100 md:h-9"
+      >
+        {TRANSLATION_LANGUAGES.map((l) => (
+          <option key={l} value={l} disabled={!supported(l)}>
+            {TRANSLATION_LANGUAGE_NAMES[l]}
+            {supported(l) ? '' : ' (not available on this server)'}
+          </option>
+        ))}
+      </select>
+      <p className="text-[11px] text-slate-500">
+        Only you see your translations.
+        {caps.data?.translation.engine ? ` Engine: ${caps.data.translation.engine}.` : ''}
+      </p>
+    </section>
+  );
+}
+
+/** Meeting Tools (spec §2): the summarizer, live translation, transcription and the transcripts. */
+export function ToolsPanel() {
+  const { session, isPro } = useRoomContext();
+  const { lines, transcription } = useCaptions();
+  // After a reload the last lines come back from the persisted transcript (Pro can read it).
+  useEffect(() => {
+    if (!isPro) return;
+    let cancelled = false;
+    fetchTranscript(session.meetingId, session.joinToken)
+      .then(({ transcripts }) => {
+        if (cancelled) return;
+        session.captions.restore(
+          transcripts.slice(-20).map((t) => ({
+            id: t.id,
+            speakerName: t.speakerName,
+            originalText: t.originalText,
+            translatedText: null,
+            timestamp: t.startedAt,
+            language: t.language,
+          })),
+        );
+      })
+      .catch(() => undefined); // no transcript yet, or not allowed: the list shows what comes live
+    return () => {
+      cancelled = true;
+    };
+  }, [session, isPro]);
+  return (
+    <div className="h-full space-y-3 overflow-y-auto p-3 text-sm text-slate-300">
+      <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
+      <SummaryCard />
+      <TranslationSection />
+      <TranscriptionSection />
+      <section aria-labelledby="transcripts-title" className="space-y-2">
+        <h4 id="transcripts-title" className="font-semibold text-slate-100">
+          Live Transcripts
+        </h4>
+        <TranscriptList lines={lines} active={transcription.active} />
+      </section>
+    </div>
+  );
+}

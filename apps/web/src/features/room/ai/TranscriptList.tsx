@@ -1,0 +1,63 @@
+import { TRANSLATION_LANGUAGE_NAMES } from '@parley/protocol/constants';
+import type { TranscriptEntry } from './captions';
+
+const timeOf = (iso: string) =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** Live Transcripts (spec §2): speaker, time, the original with its language, the translation. */
+export function TranscriptList({ lines, active }: { lines: TranscriptEntry[]; active: boolean }) {
+  if (lines.length === 0) {
+    return (
+      <div className="rounded-lg border border-dashed border-white/15 p-4 text-center text-xs text-slate-400">
+        <p className="font-medium text-slate-300">No transcripts yet</p>
+        <p className="mt-1">
+          {active
+            ? 'Speak and your words appear here within a couple of seconds.'
+            : 'Start transcription, then speak: what everyone says appears here.'}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <ol aria-label="Live transcripts" aria-live="polite" className="space-y-2">
+      {[...lines].reverse().map((l) => (
+        <li key={l.id} data-testid="transcript-line" className="rounded-lg bg-white/5 p-2.5 text-sm">
+          <div className="mb-0.5 flex items-center gap-2 text-xs text-slate-400">
+            <span className="font-semibold text-slate-200">{l.speakerName}</span>
+            <time dateTime={l.timestamp}>{timeOf(l.timestamp)}</time>
+            <span
+              className="rounded bg-white/10 px-1 uppercase"
+              title={
+                TRANSLATION_LANGUAGE_NAMES[l.language as keyof typeof TRANSLATION_LANGUAGE_NAMES] ??
+                l.language
+              }
+            >
+              {l.language}
+            </span>
+          </div>
+          <p data-testid="transcript-original" className="text-slate-100">
+            {l.originalText}
+          </p>
+          {l.translatedText ? (
+            <p
+              data-testid="transcript-translation"
+              lang={l.translationLanguage ?? undefined}
+              className="mt-1 text-brand-200"
+            >
+              <span className="mr-1 rounded bg-brand-500/20 px-1 text-[10px] uppercase">
+                {l.translationLanguage}
+              </span>
+              {l.translatedText}
+            </p>
+          ) : l.translationError === 'unsupported' ? (
+            <p className="mt-1 text-xs text-amber-300">
+              This line cannot be translated into your language on this server.
+            </p>
+          ) : l.translationError === 'failed' ? (
+            <p className="mt-1 text-xs text-amber-300">The translation of this line failed.</p>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,165 @@
+import type { TranscriptionState } from '@parley/protocol/ws';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Store } from '@/lib/store';
+import type { LocalMedia, LocalMediaSnapshot } from '../media/local-media';
+import { SignalClient } from '../signal-client';
+import { FakeSocket, joinedMessage, participant } from '../testing/fakes';
+import { addLine, Captions, type TranscriptEntry } from './captions';
+import type { MicStreamer } from './mic-streamer';
+
+/** Captions on a real SignalClient (the server played through a fake socket) and a fake microphone. */
+function setup() {
+  let socket!: FakeSocket;
+  const signal = new SignalClient({
+    url: 'ws://x/ws',
+    joinToken: 'token-0123456789abcdef',
+    createSocket: (url) => (socket = new FakeSocket(url)),
+  });
+  const mediaStore = new Store({ isMuted: false } as LocalMediaSnapshot);
+  const track = { readyState: 'live' } as MediaStreamTrack;
+  let audioTrack: MediaStreamTrack | null = track;
+  const media = {
+    getSnapshot: mediaStore.getSnapshot,
+    subscribe: mediaStore.subscribe,
+    onTracksChanged: () => () => undefined,
+    get audioTrack() {
+      return audioTrack;
+    },
+  } as unknown as LocalMedia;
+  const streamed: MediaStreamTrack[] = [];
+  let active: MediaStreamTrack | null = null;
+  let send: (f: Int16Array) => void = () => undefined;
+  const fakeMic = {
+    get activeTrack() {
+      return active;
+    },
+    start: async (t: MediaStreamTrack) => {
+      active = t;
+      streamed.push(t);
+    },
+    stop: () => {
+      active = null;
+    },
+  } as unknown as MicStreamer;
+  const captions = new Captions({
+    signal,
+    media,
+    storage: localStorage,
+    createStreamer: (s) => {
+      send = s;
+      return fakeMic;
+    },
+  });
+  signal.connect();
+  socket.open();
+  const join = (transcription: TranscriptionState = { active: false, startedBy: null, startedAt: null }) =>
+    socket.receive(joinedMessage(participant('me', 'Ann'), { transcription }));
+  return {
+    signal,
+    socket: () => socket,
+    captions,
+    mediaStore,
+    streamed,
+    isStreaming: () => active !== null,
+    frame: (f: Int16Array) => send(f),
+    noMic: () => (audioTrack = null),
+    join,
+  };
+}
+
+const on = { active: true, startedBy: { id: 'h', name: 'Hana' }, startedAt: '2026-11-23T10:00:00.000Z' };
+const line = (id: string, at: string): TranscriptEntry => ({
+  id,
+  speakerName: 'Ann',
+  originalText: id,
+  translatedText: null,
+  timestamp: at,
+  language: 'en',
+});
+
+describe('Captions', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => vi.restoreAllMocks());
+
+  it('streams the microphone exactly while transcription is on and we are unmuted', () => {
+    const c = setup();
+    c.join();
+    expect(c.isStreaming()).toBe(false);
+    c.socket().receive({ type: 'transcription_state', transcription: on });
+    expect(c.isStreaming()).toBe(true);
+    expect(c.captions.getSnapshot().streaming).toBe(true);
+    c.frame(new Int16Array(1600));
+    expect(c.socket().binary).toHaveLength(1);
+    expect(c.socket().binary[0]!.byteLength).toBe(3200);
+    c.mediaStore.patch({ isMuted: true });
+    expect(c.isStreaming()).toBe(false);
+    c.mediaStore.patch({ isMuted: false });
+    expect(c.isStreaming()).toBe(true);
+    c.socket().receive({
+      type: 'transcription_state',
+      transcription: { active: false, startedBy: null, startedAt: null },
+    });
+    expect(c.isStreaming()).toBe(false);
+  });
+
+  it('joining a meeting whose transcription is on starts streaming; a drop stops it', () => {
+    const c = setup();
+    c.join(on);
+    expect(c.isStreaming()).toBe(true);
+    c.socket().drop(1006);
+    expect(c.isStreaming()).toBe(false);
+  });
+
+  it('keeps the last 20 lines in time order', () => {
+    const c = setup();
+    c.join(on);
+    for (let i = 0; i < 25; i++) {
+      const at = new Date(Date.UTC(2026, 10, 23, 10, 0, i)).toISOString();
+      c.socket().receive({ type: 'new_transcript', transcript: line(`l${i}`, at) });
+    }
+    const ids = c.captions.getSnapshot().lines.map((l) => l.id);
+    expect(ids).toHaveLength(20);
+    expect(ids[0]).toBe('l5');
+    expect(ids.at(-1)).toBe('l24');
+  });
+
+  it("tells the server this listener's language on every join, and remembers it across reloads", () => {
+    const c = setup();
+    c.join();
+    c.captions.setLanguage('fr');
+    c.captions.setTranslation(true);
+    expect(c.socket().sentOf('set_caption_language').at(-1)).toMatchObject({ language: 'fr' });
+    const again = setup(); // a reload: the choice comes back from local storage
+    expect(again.captions.getSnapshot()).toMatchObject({ translationOn: true, language: 'fr' });
+    again.join();
+    expect(again.socket().sentOf('set_caption_language')).toEqual([
+      expect.objectContaining({ language: 'fr' }),
+    ]);
+    again.captions.setTranslation(false);
+    expect(again.socket().sentOf('set_caption_language').at(-1)).toMatchObject({ language: null });
+  });
+
+  it('refuses to start without a microphone (spec §5) and reports a Pro refusal from the server', async () => {
+    const c = setup();
+    c.join();
+    c.noMic();
+    expect(await c.captions.setTranscription(true)).toBe('no_microphone');
+    expect(c.socket().sentOf('set_transcription')).toEqual([]);
+    const c2 = setup();
+    c2.join();
+    const pending = c2.captions.setTranscription(true);
+    const [sent] = c2.socket().sentOf('set_transcription');
+    c2.socket().receive({
+      type: 'error',
+      code: 'subscription_required',
+      message: 'An active Pro subscription is required',
+      requestId: sent!.requestId as string,
+    });
+    expect(await pending).toBe('subscription_required');
+  });
+
+  it('addLine replaces a line with the same id', () => {
+    const a = line('a', '2026-11-23T10:00:00.000Z');
+    expect(addLine([a], { ...a, originalText: 'again' })).toEqual([{ ...a, originalText: 'again' }]);
+  });
+});

@@ -1,0 +1,206 @@
+import { TRANSLATION_LANGUAGES } from '@parley/protocol/constants';
+import type { TranslationLanguage } from '@parley/protocol/ai';
+import type { ServerMessageOf, TranscriptionState } from '@parley/protocol/ws';
+import { Store } from '@/lib/store';
+import type { LocalMedia } from '../media/local-media';
+import { newRequestId, SignalRequestError, type SignalClient } from '../signal-client';
+import { MicStreamer } from './mic-streamer';
+
+export type TranscriptEntry = ServerMessageOf<'new_transcript'>['transcript'];
+
+/** Spec §9: the room keeps the last 20 transcript lines. */
+export const TRANSCRIPTS_KEPT = 20;
+const PREFS_KEY = 'translation-preferences';
+
+export interface CaptionsSnapshot {
+  /** The meeting's transcription (room state, from the server). */
+  transcription: TranscriptionState;
+  /** The last 20 lines, oldest first. */
+  lines: TranscriptEntry[];
+  /** Live Translation is on for this listener, into `language`. */
+  translationOn: boolean;
+  language: TranslationLanguage;
+  /** This browser is streaming its microphone to the transcription now. */
+  streaming: boolean;
+  /** A start/stop in flight (the button shows it). */
+  busy: boolean;
+}
+
+export interface TranslationPrefs {
+  enabled: boolean;
+  language: TranslationLanguage;
+}
+
+export function loadTranslationPrefs(
+  storage: Storage | undefined = globalThis.localStorage,
+): TranslationPrefs {
+  const fallback: TranslationPrefs = { enabled: false, language: 'es' };
+  try {
+    const raw = storage?.getItem(PREFS_KEY);
+    if (!raw) return fallback;
+    const v = JSON.parse(raw) as Partial<TranslationPrefs>;
+    const language = TRANSLATION_LANGUAGES.find((l) => l === v.language) ?? fallback.language;
+    return { enabled: v.enabled === true, language };
+  } catch {
+    return fallback;
+  }
+}
+
+function saveTranslationPrefs(p: TranslationPrefs, storage: Storage | undefined = globalThis.localStorage) {
+  try {
+    storage?.setItem(PREFS_KEY, JSON.stringify(p));
+  } catch {
+    // storage disabled: the choice lasts for this page only
+  }
+}
+
+/** Adds a line, keeping the last TRANSCRIPTS_KEPT in time order (ids are unique). */
+export function addLine(lines: TranscriptEntry[], line: TranscriptEntry): TranscriptEntry[] {
+  const next = [...lines.filter((l) => l.id !== line.id), line].sort((a, b) =>
+    a.timestamp.localeCompare(b.timestamp),
+  );
+  return next.slice(-TRANSCRIPTS_KEPT);
+}
+
+export type TranscriptionRefusal = 'subscription_required' | 'no_microphone' | 'failed';
+
+/**
+ * Live captions in the room: the meeting's transcription state (room state), the last 20 lines in
+ * this listener's language, the listener's own Live Translation choice (kept in local storage and
+ * told to the server on every join), and the microphone stream this browser sends while
+ * transcription is on and it is not muted.
+ */
+export class Captions {
+  private readonly store: Store<CaptionsSnapshot>;
+  readonly getSnapshot: Store<CaptionsSnapshot>['getSnapshot'];
+  readonly subscribe: Store<CaptionsSnapshot>['subscribe'];
+  private readonly cleanups: (() => void)[] = [];
+  private readonly mic: MicStreamer;
+  private admitted = false;
+
+  constructor(
+    private readonly opts: {
+      signal: SignalClient;
+      media: LocalMedia;
+      log?: (msg: string, extra?: unknown) => void;
+      storage?: Storage;
+      createStreamer?: (send: (frame: Int16Array) => void) => MicStreamer;
+    },
+  ) {
+    const prefs = loadTranslationPrefs(opts.storage);
+    this.store = new Store<CaptionsSnapshot>({
+      transcription: { active: false, startedBy: null, startedAt: null },
+      lines: [],
+      translationOn: prefs.enabled,
+      language: prefs.language,
+      streaming: false,
+      busy: false,
+    });
+    this.getSnapshot = this.store.getSnapshot;
+    this.subscribe = this.store.subscribe;
+    const send = (frame: Int16Array) => void opts.signal.sendBinary(frame);
+    this.mic = opts.createStreamer?.(send) ?? new MicStreamer(send, opts.log);
+    const s = opts.signal;
+    this.cleanups.push(
+      s.on('joined', (m) => this.onJoined(m.transcription)),
+      s.on('transcription_state', (m) => this.onState(m.transcription)),
+      s.on('new_transcript', (m) =>
+        this.store.patch({ lines: addLine(this.store.getSnapshot().lines, m.transcript) }),
+      ),
+      opts.media.subscribe(() => this.follow()),
+      opts.media.onTracksChanged(() => this.follow()),
+      s.subscribe(() => {
+        if (s.state !== 'joined') this.admitted = false;
+        this.follow();
+      }),
+    );
+  }
+
+  private onJoined(t: TranscriptionState): void {
+    this.admitted = true;
+    this.store.patch({ transcription: t });
+    // The server forgets a listener's language with its participant: say it on every join.
+    const { translationOn, language } = this.store.getSnapshot();
+    if (translationOn) this.tellLanguage(language);
+    this.follow();
+  }
+
+  private onState(t: TranscriptionState): void {
+    this.store.patch({ transcription: t });
+    this.follow();
+  }
+
+  /** Streams the microphone exactly while transcription is on, we are in, and not muted. */
+  private follow(): void {
+    const { transcription } = this.store.getSnapshot();
+    const media = this.opts.media.getSnapshot();
+    const track = this.opts.media.audioTrack;
+    const want =
+      transcription.active && this.admitted && !media.isMuted && !!track && track.readyState === 'live';
+    if (want && track) {
+      if (this.mic.activeTrack !== track) {
+        this.mic.start(track).catch(() => this.store.patch({ streaming: false }));
+      }
+      if (!this.store.getSnapshot().streaming) this.store.patch({ streaming: true });
+    } else if (this.mic.activeTrack || this.store.getSnapshot().streaming) {
+      this.mic.stop();
+      this.store.patch({ streaming: false });
+    }
+  }
+
+  private tellLanguage(language: TranslationLanguage | null): void {
+    this.opts.signal
+      .request({ type: 'set_caption_language', requestId: newRequestId(), language })
+      .catch((err: unknown) => this.opts.log?.('could not set the caption language', err));
+  }
+
+  /**
+   * Turns the meeting's transcription on or off. Answers why it was refused, if it was: Pro is
+   * needed to start (the room opens the upgrade dialog), and a microphone (spec §5).
+   */
+  async setTranscription(on: boolean): Promise<TranscriptionRefusal | null> {
+    if (on && !this.opts.media.audioTrack) {
+      this.opts.log?.('transcription needs a microphone track');
+      return 'no_microphone';
+    }
+    this.store.patch({ busy: true });
+    try {
+      await this.opts.signal.request({ type: 'set_transcription', requestId: newRequestId(), on });
+      return null;
+    } catch (err) {
+      if (err instanceof SignalRequestError && err.code === 'subscription_required')
+        return 'subscription_required';
+      this.opts.log?.('could not change the transcription', err);
+      return 'failed';
+    } finally {
+      this.store.patch({ busy: false });
+    }
+  }
+
+  /** Live Translation on or off for this listener (into the chosen language). */
+  setTranslation(on: boolean): void {
+    const { language } = this.store.getSnapshot();
+    this.store.patch({ translationOn: on });
+    saveTranslationPrefs({ enabled: on, language }, this.opts.storage);
+    this.tellLanguage(on ? language : null);
+  }
+
+  setLanguage(language: TranslationLanguage): void {
+    const { translationOn } = this.store.getSnapshot();
+    this.store.patch({ language });
+    saveTranslationPrefs({ enabled: translationOn, language }, this.opts.storage);
+    if (translationOn) this.tellLanguage(language);
+  }
+
+  /** Lines read back after a reload (the persisted transcript), without translations. */
+  restore(lines: TranscriptEntry[]): void {
+    let next = this.store.getSnapshot().lines;
+    for (const l of lines) next = addLine(next, l);
+    this.store.patch({ lines: next });
+  }
+
+  dispose(): void {
+    for (const c of this.cleanups.splice(0)) c();
+    this.mic.stop();
+  }
+}

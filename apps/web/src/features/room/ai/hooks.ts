@@ -1,0 +1,43 @@
+import { useCallback } from 'react';
+import { toast } from '@/components/ui/toast-store';
+import { useStore } from '@/lib/use-store';
+import { useRoomContext } from '../room-context';
+import type { CaptionsSnapshot } from './captions';
+
+/** The room's live captions: transcription state, the last lines, this listener's translation. */
+export function useCaptions(): CaptionsSnapshot {
+  return useStore(useRoomContext().session.captions);
+}
+
+/**
+ * Start / Stop Transcription (and the bar's Start AI / Stop AI): the meeting's transcription is
+ * room state on the server. Without Pro the upgrade dialog opens (spec §2, §6); the server says the
+ * same (subscription_required) if the client's view of Pro was stale.
+ */
+export function useTranscriptionToggle() {
+  const { session, layout, isPro } = useRoomContext();
+  const { transcription, busy } = useCaptions();
+  const on = transcription.active;
+  const toggle = useCallback(async () => {
+    const want = !session.captions.getSnapshot().transcription.active;
+    if (want && !isPro) {
+      layout.setDialog('upgrade');
+      return;
+    }
+    const refused = await session.captions.setTranscription(want);
+    if (refused === 'subscription_required') layout.setDialog('upgrade');
+    else if (refused === 'no_microphone') {
+      toast({
+        title: 'Transcription needs a microphone',
+        description: 'Allow or connect a microphone, then start transcription again.',
+        variant: 'destructive',
+      });
+    } else if (refused === 'failed') {
+      toast({
+        title: want ? 'Could not start transcription' : 'Could not stop transcription',
+        variant: 'destructive',
+      });
+    }
+  }, [session, layout, isPro]);
+  return { on, busy, toggle, startedBy: transcription.startedBy };
+}
