@@ -27,6 +27,7 @@ import { createMeeting, signInAsProHost } from '../e2e/pages/RoomHost.js';
 import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { launchBrowser, newContext } from '../e2e/support/browser.js';
 import { probeScript, readProbe, type ProbeReport } from './support/page-probe.js';
+import { reexecInNetns } from './support/netns.js';
 import { recordResult, repoRoot } from './support/results.js';
 import { startBenchServer } from './support/server.js';
 
@@ -37,16 +38,7 @@ const TARGET_SECOND_MS = 800;
 const TARGET_THIRD_MS = 1200;
 const MAX_RUN_MS = 3000;
 
-if (process.getuid?.() === 0 && !process.env.PARLEY_NETNS) {
-  const self = fileURLToPath(import.meta.url);
-  const r = spawnSync(
-    'unshare',
-    ['--net', 'bash', '-c', 'ip link set lo up && exec "$@"', '_', process.execPath, '--import', 'tsx', self],
-    { stdio: 'inherit', env: { ...process.env, PARLEY_NETNS: '1' } },
-  );
-  if (r.error) console.warn(`no network namespace (${r.error.message}); running on the host network`);
-  else process.exit(r.status ?? 1);
-}
+reexecInNetns(fileURLToPath(import.meta.url));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const wallNow = () => performance.timeOrigin + performance.now();

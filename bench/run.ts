@@ -8,7 +8,17 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { benchRoot } from './support/results.js';
 
-const ALL = ['bundle-size', 'http-load', 'ws-room', 'join-to-first-frame'];
+const ALL = [
+  'bundle-size',
+  'http-load',
+  'ws-room',
+  'join-to-first-frame',
+  'speech-wer',
+  'caption-latency',
+  'translation',
+  'summaries',
+  'background-effects',
+];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 let failed = 0;
 for (const name of wanted) {

@@ -18,7 +18,12 @@ export const VIEWPORTS = {
  */
 export async function launchBrowser({
   answerPrompts = true,
-}: { answerPrompts?: boolean } = {}): Promise<Browser> {
+  fakeAudioFile,
+}: {
+  answerPrompts?: boolean;
+  /** A WAV the fake microphone plays (looped) instead of Chromium's beep: known speech for the AI. */
+  fakeAudioFile?: string;
+} = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
@@ -35,6 +40,7 @@ export async function launchBrowser({
       ...(answerPrompts ? ['--use-fake-ui-for-media-stream'] : []),
       '--autoplay-policy=no-user-gesture-required',
       '--allow-loopback-in-peer-connection',
+      ...(fakeAudioFile ? [`--use-file-for-fake-audio-capture=${fakeAudioFile}`] : []),
     ],
   });
 }

@@ -549,11 +549,13 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await screenshot(page, 'room-upgrade-desktop');
     await upgrade.getByRole('button', { name: 'Maybe Later' }).click();
     await upgrade.waitFor({ state: 'detached' });
-    // The host, a Pro subscriber, gets no dialog: the AI is not built yet, so Start AI opens the
-    // tools, which say so, and the button never claims that AI is running.
+    // The host, a Pro subscriber, gets no dialog: Start AI turns the meeting's transcription on
+    // (room state, shown in the tools), and the button follows it.
     await host.controls.getByRole('button', { name: 'Start AI' }).click();
-    await hostPage.getByText('nothing in this meeting is transcribed', { exact: false }).waitFor();
-    await expect(host.controls.getByRole('button', { name: 'Stop AI' }).count()).resolves.toBe(0);
+    await hostPage.getByRole('heading', { name: 'Meeting Tools' }).waitFor();
+    await host.controls.getByRole('button', { name: 'Stop AI' }).waitFor();
+    await host.controls.getByRole('button', { name: 'Stop AI' }).click();
+    await host.controls.getByRole('button', { name: 'Start AI' }).waitFor();
     await expect(hostPage.getByRole('dialog').count()).resolves.toBe(0);
     await ctx.close();
   });
