@@ -14,6 +14,8 @@ export const meetingFiles = pgTable(
       .references(() => meetings.id, { onDelete: 'cascade' }),
     /** The room participant id of the uploader (participants are not users: guests upload too). */
     uploaderId: text('uploader_id').notNull(),
+    /** The uploader's name in the room when it shared the file (the files area shows it). */
+    uploaderName: text('uploader_name'),
     name: text('name').notNull(),
     size: integer('size').notNull(),
     mimeType: text('mime_type').notNull(),

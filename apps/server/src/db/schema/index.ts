@@ -8,3 +8,4 @@ export * from './chat.js';
 export * from './mail-quota.js';
 export * from './transcripts.js';
 export * from './backgrounds.js';
+export * from './collaboration.js';
