@@ -223,6 +223,22 @@ export const transcriptionStateSchema = z.object({
 });
 export type TranscriptionState = z.infer<typeof transcriptionStateSchema>;
 
+export const liveTranscriptSchema = z.object({
+  id: z.string(),
+  speakerName: z.string(),
+  originalText: z.string(),
+  /** In this listener's caption language; null when it chose none (or the same language). */
+  translatedText: z.string().nullable(),
+  timestamp: z.string(),
+  language: z.string(),
+  /** Added: the speaker (the server's record of the socket that streamed the audio). */
+  participantId: z.string().optional(),
+  /** Added: the language of translatedText, or why there is none for the listener's choice. */
+  translationLanguage: z.string().nullable().optional(),
+  translationError: z.enum(['unsupported', 'failed']).nullable().optional(),
+});
+export type LiveTranscript = z.infer<typeof liveTranscriptSchema>;
+
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('joined'),
@@ -241,6 +257,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     allMuted: z.boolean(),
     /** Added: the meeting's live transcription (on or off, and who started it). */
     transcription: transcriptionStateSchema,
+    /**
+     * Added: the meeting's last transcript lines (spec §9: 20), oldest first, in the language they
+     * were spoken (translations come only live), so a reload or a late joiner sees them too.
+     */
+    recentTranscripts: z.array(liveTranscriptSchema).max(20).default([]),
   }),
   z.object({ type: z.literal('waiting'), message: z.string() }),
   z.object({ type: z.literal('admitted') }),
@@ -277,20 +298,18 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     type: z.literal('new_transcript'),
-    transcript: z.object({
-      id: z.string(),
-      speakerName: z.string(),
-      originalText: z.string(),
-      /** In this listener's caption language; null when it chose none (or the same language). */
-      translatedText: z.string().nullable(),
-      timestamp: z.string(),
-      language: z.string(),
-      /** Added: the speaker (the server's record of the socket that streamed the audio). */
-      participantId: z.string().optional(),
-      /** Added: the language of translatedText, or why there is none for the listener's choice. */
-      translationLanguage: z.string().nullable().optional(),
-      translationError: z.enum(['unsupported', 'failed']).nullable().optional(),
-    }),
+    transcript: liveTranscriptSchema,
+  }),
+  /**
+   * Added, to the speaker only, when it changes: whether this participant's speech is being
+   * captioned while transcription is on. `busy`: every speech decoder of the server is in use
+   * (the embedded engine serves a fixed number of speakers at once); captions start when one frees.
+   * `failed`: the engine could not start a stream for this speaker.
+   */
+  z.object({
+    type: z.literal('caption_status'),
+    captioned: z.boolean(),
+    reason: z.enum(['busy', 'failed']).nullable(),
   }),
   /** Added: the meeting's live transcription was turned on or off. */
   z.object({ type: z.literal('transcription_state'), transcription: transcriptionStateSchema }),

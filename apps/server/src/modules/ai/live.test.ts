@@ -3,20 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { roomFixture } from '../rooms/testing/room-fixture.js';
 import { createLiveCaptions } from './live.js';
 import type { NewTranscriptLine } from './repository.js';
-import { fakeEngines } from './testing.js';
+import { fakeEngines, fakeSpeech } from './testing.js';
 
 const log = { warn: () => undefined, error: () => undefined } as unknown as FastifyBaseLogger;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A meeting with its Pro host, Ann and Bob; live captions over the fixture's room and transport. */
-async function aMeeting() {
+async function aMeeting(opts: { maxStreams?: number } = {}) {
   const f = roomFixture();
   f.proUsers.add(f.hostId);
   const row = f.meeting();
   const host = await f.enter(row, { name: 'Hana', userId: f.hostId });
   const ann = await f.enter(row, { name: 'Ann' });
   const bob = await f.enter(row, { name: 'Bob' });
-  const engines = fakeEngines();
+  const engines = { ...fakeEngines(), stt: fakeSpeech({ maxStreams: opts.maxStreams }) };
   const saved: NewTranscriptLine[] = [];
   const captions = createLiveCaptions({
     rooms: f.rooms,
@@ -32,7 +32,7 @@ async function aMeeting() {
       },
     },
     log,
-    timings: { flushAfterMs: 30, closeAfterMs: 200 },
+    timings: { flushAfterMs: 30, closeAfterMs: 200, reopenAfterMs: 100 },
   });
   f.take();
   return { f, row, host, ann, bob, engines, saved, captions };
@@ -96,6 +96,39 @@ describe('live captions', () => {
     expect(m.engines.stt.streams[1]).toMatchObject({ written: 1, closed: true });
     await m.captions.close();
     expect(m.saved.map((l) => l.text).sort()).toEqual(['ab', 'c']);
+  });
+
+  it('a speaker refused a decoder (all busy) is told once, and told again when captions start', async () => {
+    const m = await aMeeting({ maxStreams: 1 });
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    m.f.take();
+    const statusOf = () =>
+      m.f
+        .take()
+        .filter((p) => p.message.type === 'caption_status')
+        .map((p) => ({ to: p.to, message: p.message }));
+    await m.captions.audio(m.ann.actor, Buffer.from('ann talks'));
+    await m.captions.audio(m.bob.actor, Buffer.from('bob '));
+    await m.captions.audio(m.bob.actor, Buffer.from('too'));
+    expect(m.engines.stt.streams).toHaveLength(1);
+    expect(statusOf()).toEqual([
+      {
+        to: { kind: 'one', participantId: m.bob.id },
+        message: { type: 'caption_status', captioned: false, reason: 'busy' },
+      },
+    ]);
+    // Ann stops talking: her decoder is given back; Bob's next frame gets it.
+    await wait(300);
+    expect(m.captions.activeSpeakers).toBe(0);
+    await m.captions.audio(m.bob.actor, Buffer.from('now me'));
+    expect(statusOf()).toEqual([
+      {
+        to: { kind: 'one', participantId: m.bob.id },
+        message: { type: 'caption_status', captioned: true, reason: null },
+      },
+    ]);
+    await m.captions.close();
+    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Ann: ann talks', 'Bob: now me']);
   });
 
   it('stopping the transcription ends the streams with their last words delivered', async () => {

@@ -1,6 +1,6 @@
 import type { ServerMessageOf } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SpeechStream, Utterance } from '../../providers/speech/types.js';
+import { SpeechCapacityError, type SpeechStream, type Utterance } from '../../providers/speech/types.js';
 import type { RoomService } from '../rooms/service.js';
 import type { RoomState } from '../rooms/state.js';
 import type { Actor, RoomTransport } from '../rooms/transport.js';
@@ -14,12 +14,18 @@ export interface LiveCaptionTimings {
   flushAfterMs: number;
   /** No audio this long: the speaker's decoder is given back. */
   closeAfterMs: number;
+  /** A speaker refused a stream (every decoder busy) is tried again this much later. */
+  reopenAfterMs: number;
 }
 /**
  * Browsers send only speech (with 1.2 s of trailing quiet, see the web's pcm-worklet.ts), so a
  * pause in frames is a pause in speech, and a speaker quiet for 5 s gives its decoder back.
  */
-export const LIVE_CAPTION_TIMINGS: LiveCaptionTimings = { flushAfterMs: 700, closeAfterMs: 5_000 };
+export const LIVE_CAPTION_TIMINGS: LiveCaptionTimings = {
+  flushAfterMs: 700,
+  closeAfterMs: 5_000,
+  reopenAfterMs: 1_000,
+};
 
 interface Speaker {
   roomId: string;
@@ -47,6 +53,11 @@ export function createLiveCaptions(deps: {
   const { engines, log } = deps;
   const timings = deps.timings ?? LIVE_CAPTION_TIMINGS;
   const speakers = new Map<string, Speaker>();
+  /**
+   * Speakers refused a stream, with when to try again: they were told (`caption_status`), and are
+   * told again when their captions start. The engine's cap is not retried on every 100 ms frame.
+   */
+  const refused = new Map<string, { roomId: string; retryAt: number }>();
   /** Lines in flight (persist + translate + send), so close() can wait for them. */
   const inFlight = new Set<Promise<void>>();
 
@@ -61,9 +72,19 @@ export function createLiveCaptions(deps: {
       .catch((err: unknown) => log.warn({ err }, 'closing a speech stream failed'));
   }
 
+  function tellSpeaker(roomId: string, participantId: string, reason: 'busy' | 'failed' | null): void {
+    deps.transport.publish(
+      roomId,
+      { kind: 'one', participantId },
+      { type: 'caption_status', captioned: reason === null, reason },
+    );
+  }
+
   function open(room: RoomState, participantId: string, name: string): Speaker | null {
     const stt = engines.stt;
     if (!stt) return null;
+    const before = refused.get(participantId);
+    if (before && Date.now() < before.retryAt) return null;
     try {
       const stream = stt.openStream({
         language: 'en',
@@ -72,10 +93,20 @@ export function createLiveCaptions(deps: {
       });
       const speaker: Speaker = { roomId: room.id, name, stream, flushTimer: null, closeTimer: null };
       speakers.set(participantId, speaker);
+      if (before) {
+        refused.delete(participantId);
+        tellSpeaker(room.id, participantId, null);
+      }
       return speaker;
     } catch (err) {
-      // The engine refuses more streams (its cap) or cannot start: this speaker is not captioned.
-      log.warn({ err, participantId }, 'could not open a speech stream');
+      // The engine refuses more streams (its cap) or cannot start: this speaker is not captioned
+      // now, and is told so once; a frame after reopenAfterMs tries again.
+      const reason = err instanceof SpeechCapacityError ? 'busy' : 'failed';
+      if (!before) {
+        log.warn({ err, participantId }, 'could not open a speech stream');
+        tellSpeaker(room.id, participantId, reason);
+      }
+      refused.set(participantId, { roomId: room.id, retryAt: Date.now() + timings.reopenAfterMs });
       return null;
     }
   }
@@ -180,6 +211,7 @@ export function createLiveCaptions(deps: {
       const room = await deps.rooms.room(actor.roomId);
       const member = room?.members.get(actor.participantId);
       if (!room?.transcription || !member || member.admission !== 'admitted' || member.isMuted) {
+        refused.delete(actor.participantId);
         if (speakers.has(actor.participantId)) await stop(actor.participantId);
         return;
       }
@@ -204,6 +236,7 @@ export function createLiveCaptions(deps: {
 
     /** Transcription went off in a room: its speakers' streams end (their last words delivered). */
     async stopRoom(roomId: string): Promise<void> {
+      for (const [id, r] of refused) if (r.roomId === roomId) refused.delete(id);
       await Promise.all([...speakers].filter(([, s]) => s.roomId === roomId).map(([id]) => stop(id)));
     },
 
@@ -214,6 +247,7 @@ export function createLiveCaptions(deps: {
 
     /** Server shutdown: every stream ends and the lines in flight are sent. */
     async close(): Promise<void> {
+      refused.clear();
       await Promise.all([...speakers.keys()].map((id) => stop(id)));
       await Promise.allSettled([...inFlight]);
     },

@@ -1,4 +1,7 @@
+import { TRANSCRIPTS_KEPT } from '@parley/protocol/constants';
+import type { LiveTranscript } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { RoomState } from '../rooms/state.js';
 import fp from 'fastify-plugin';
 import { createLiveCaptions, type LiveCaptions } from './live.js';
 import { createAiRepository } from './repository.js';
@@ -18,7 +21,23 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
     log: app.log,
   });
   const service = createAiService({ repo, engines: app.aiEngines, rooms: app.rooms, log: app.log });
-  app.decorate('ai', { captions, service });
+  /** What `joined` shows of the captions so far: the last lines, untranslated (none in the test room). */
+  const recentTranscripts = async (room: RoomState): Promise<LiveTranscript[]> => {
+    if (room.meeting.ephemeral) return [];
+    const rows = await repo.recentLines(room.id, TRANSCRIPTS_KEPT);
+    return rows.map((r) => ({
+      id: r.id,
+      speakerName: r.speakerName,
+      originalText: r.text,
+      translatedText: null,
+      timestamp: r.startedAt.toISOString(),
+      language: r.language,
+      participantId: r.participantId,
+      translationLanguage: null,
+      translationError: null,
+    }));
+  };
+  app.decorate('ai', { captions, service, recentTranscripts });
   // Before the engines close (onClose): the last words of open streams are still delivered.
   app.addHook('preClose', async () => captions.close());
 }
@@ -27,6 +46,10 @@ export default fp(aiPlugin, { name: 'ai', dependencies: ['ai-engines', 'rooms', 
 
 declare module 'fastify' {
   interface FastifyInstance {
-    ai: { captions: LiveCaptions; service: AiService };
+    ai: {
+      captions: LiveCaptions;
+      service: AiService;
+      recentTranscripts(room: RoomState): Promise<LiveTranscript[]>;
+    };
   }
 }

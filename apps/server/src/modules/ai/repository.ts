@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { MeetingSummary } from '@parley/protocol';
 import type { Database } from '../../db/index.js';
 import {
@@ -34,6 +34,17 @@ export function createAiRepository(db: Database) {
         .from(transcriptLines)
         .where(eq(transcriptLines.meetingId, meetingRowId))
         .orderBy(asc(transcriptLines.startedAt), asc(transcriptLines.createdAt));
+    },
+
+    /** The meeting's last `limit` lines, oldest first (what a participant sees on entering). */
+    async recentLines(meetingRowId: string, limit: number): Promise<TranscriptLineRow[]> {
+      const rows = await db
+        .select()
+        .from(transcriptLines)
+        .where(eq(transcriptLines.meetingId, meetingRowId))
+        .orderBy(desc(transcriptLines.startedAt), desc(transcriptLines.createdAt))
+        .limit(limit);
+      return rows.reverse();
     },
 
     async lineCount(meetingRowId: string): Promise<number> {

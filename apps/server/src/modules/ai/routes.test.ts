@@ -107,6 +107,13 @@ describe('AI routes', () => {
     expect(saved.json()).toMatchObject({
       transcripts: [{ speakerName: 'Hana', originalText: "I'll send the deck by Friday", language: 'en' }],
     });
+
+    // A guest who comes in later (or reloads) sees the last lines on entering, without Pro.
+    const late = await enter(t, ws, row.meetingId, { name: 'Lia' });
+    sockets.push(late.socket);
+    expect(late.joined?.recentTranscripts).toMatchObject([
+      { speakerName: 'Hana', originalText: "I'll send the deck by Friday", translatedText: null },
+    ]);
   });
 
   it('audio before the meeting turned transcription on is dropped, and a socket that floods is told', async () => {

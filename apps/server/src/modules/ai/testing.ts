@@ -1,4 +1,9 @@
-import type { SpeechStream, SpeechStreamOptions, SpeechToText } from '../../providers/speech/types.js';
+import {
+  SpeechCapacityError,
+  type SpeechStream,
+  type SpeechStreamOptions,
+  type SpeechToText,
+} from '../../providers/speech/types.js';
 import type { Summarizer } from '../../providers/summaries/types.js';
 import type { Translator } from '../../providers/translation/types.js';
 import type { AiEngines } from './types.js';
@@ -9,13 +14,20 @@ import type { AiEngines } from './types.js';
  * utterance per flush; the translator serves en→es and en→fr by tagging; the summarizer makes one
  * action item per line that starts with "I'll".
  */
-export function fakeSpeech(): SpeechToText & { streams: Array<{ written: number; closed: boolean }> } {
+export function fakeSpeech(
+  opts: { maxStreams?: number } = {},
+): SpeechToText & { streams: Array<{ written: number; closed: boolean }> } {
   const streams: Array<{ written: number; closed: boolean }> = [];
   return {
     name: 'fake-speech',
     languages: ['en'],
     streams,
+    maxStreams: opts.maxStreams,
     openStream(options: SpeechStreamOptions): SpeechStream {
+      const open = streams.filter((s) => !s.closed).length;
+      if (opts.maxStreams !== undefined && open >= opts.maxStreams) {
+        throw new SpeechCapacityError(opts.maxStreams);
+      }
       const record = { written: 0, closed: false };
       streams.push(record);
       let pending: Buffer[] = [];

@@ -1,6 +1,7 @@
-import type { ChatMessage, IceServer, RoomParticipant, ServerMessage } from '@parley/protocol';
+import type { IceServer, RoomParticipant, ServerMessage } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Entered, Gone } from './members.js';
+import type { History } from './service.js';
 import type { RoomsRepository } from './repository.js';
 import { waitingList, type RoomState } from './state.js';
 import type { Audience, RoomTransport } from './transport.js';
@@ -50,7 +51,7 @@ export function createRoomNews(deps: {
     },
 
     /** `joined` to the participant's socket, then the room hears of it (joined, or back). */
-    entered(roomId: string, e: Entered, chatHistory: ChatMessage[], requestId?: string): void {
+    entered(roomId: string, e: Entered, history: History, requestId?: string): void {
       const id = e.self.id;
       publish(
         roomId,
@@ -60,12 +61,13 @@ export function createRoomNews(deps: {
           requestId,
           self: e.self,
           participants: e.participants,
-          chatHistory,
+          chatHistory: history.chat,
           iceServers: deps.iceServers(id),
           meeting: e.meeting,
           resumed: e.resumed,
           allMuted: e.allMuted,
           transcription: e.transcription,
+          recentTranscripts: history.transcripts,
         },
       );
       const type = e.resumed ? 'participant_updated' : 'participant_joined';

@@ -43,6 +43,8 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     repo,
     instance,
     chatHistory: (room) => app.chat.history(room),
+    // The AI plugin registers after the rooms (it needs them); it is there by the first join.
+    transcriptHistory: async (room) => (app.hasDecorator('ai') ? app.ai.recentTranscripts(room) : []),
     iceServers: (participantId) => iceServersFor(app.config.ice, participantId),
     isPro: (userId) => isPro(app.db.db, userId),
     canTranscribe: () => app.aiEngines.stt !== null,

@@ -3,6 +3,7 @@ import {
   type ChatMessage,
   type IceServer,
   type JoinResponse,
+  type LiveTranscript,
   type RoomParticipant,
   type ServerMessage,
 } from '@parley/protocol';
@@ -64,6 +65,8 @@ export interface RoomServiceDeps {
   /** This server instance's id (recorded on the meetings its rooms hold). */
   instance: string;
   chatHistory(room: RoomState): Promise<ChatMessage[]>;
+  /** The meeting's last transcript lines (spec §9: 20), oldest first; none when not transcribed. */
+  transcriptHistory(room: RoomState): Promise<LiveTranscript[]>;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
   /** Whether a signed-in user has Pro now (the one rule: subscriptions/access.ts#isPro). */
@@ -80,6 +83,13 @@ export interface RoomServiceDeps {
  * WebSocket handlers only adapt to these methods. Refusals are RoomErrors (an HttpError with a
  * WebSocket error code); the join's door (limits, lookup, password) is the JoinGate.
  */
+/** What `joined` carries of the meeting so far. */
+export interface History {
+  chat: ChatMessage[];
+  transcripts: LiveTranscript[];
+}
+const NO_HISTORY: History = { chat: [], transcripts: [] };
+
 export function createRoomService(deps: RoomServiceDeps) {
   const { store, transport, log } = deps;
   const presence = createPresence(
@@ -123,6 +133,19 @@ export function createRoomService(deps: RoomServiceDeps) {
     } catch (err) {
       log.error({ err, roomId }, 'could not expire a knock');
     }
+  }
+
+  /** What an entering participant is shown of the meeting so far: its chat and last captions. */
+  async function histories(room: RoomState): Promise<History> {
+    const [chat, transcripts] = await Promise.all([
+      deps.chatHistory(room),
+      deps.transcriptHistory(room).catch((err: unknown) => {
+        // Captions are a convenience on entering: a failed read must not keep anyone out.
+        log.error({ err, roomId: room.id }, 'could not read the recent transcript');
+        return [];
+      }),
+    ]);
+    return { chat, transcripts };
   }
 
   /** The waiting guest's knock runs from when it knocked, however often its socket reconnects. */
@@ -202,7 +225,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         throw roomErrors.invalidToken(ROOM_MESSAGES.hostSessionRequired);
       }
       // Read before taking over, so that `joined` is this socket's first room message.
-      const history = member.admission === 'admitted' ? await deps.chatHistory(room) : [];
+      const history = member.admission === 'admitted' ? await histories(room) : NO_HISTORY;
       if (!socket.isOpen) return;
       const changed = await store.update(room.id, (now) => {
         const current = now?.members.get(member.id);
@@ -253,7 +276,7 @@ export function createRoomService(deps: RoomServiceDeps) {
     async admit(actor: Actor, targetId: string): Promise<void> {
       const before = actorIn(await store.get(actor.roomId), actor, 'host');
       const waiting = targetIn(before, targetId, 'waiting');
-      const history = waiting.socketId ? await deps.chatHistory(before.room) : [];
+      const history = waiting.socketId ? await histories(before.room) : NO_HISTORY;
       const changed = await store.update(actor.roomId, (now) => {
         const at = actorIn(now, actor, 'host');
         const target = targetIn(at, targetId, 'waiting');

@@ -22,6 +22,7 @@ const joined = (resumed = false): ServerMessage => ({
   resumed,
   allMuted: false,
   transcription: { active: false, startedBy: null, startedAt: null },
+  recentTranscripts: [],
 });
 
 describe('SignalClient', () => {

@@ -42,6 +42,7 @@ export function roomFixture(
     repo,
     instance: 'test-instance',
     chatHistory: async () => [],
+    transcriptHistory: async () => [],
     iceServers: () => [],
     isPro: async (userId) => proUsers.has(userId),
     canTranscribe: () => true,

@@ -1,19 +1,19 @@
 import { TRANSLATION_LANGUAGE_NAMES, TRANSLATION_LANGUAGES } from '@parley/protocol/constants';
 import type { TranslationLanguage } from '@parley/protocol/ai';
 import { Captions, CaptionsOff, Languages } from 'lucide-react';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { useLocalMediaState, useRoomContext } from '../room-context';
-import { fetchTranscript, useAiCapabilities } from './api';
+import { useAiCapabilities } from './api';
 import { useCaptions, useTranscriptionToggle } from './hooks';
 import { SummaryCard } from './SummaryCard';
 import { TranscriptList } from './TranscriptList';
 
 function TranscriptionSection() {
   const { on, busy, toggle, startedBy } = useTranscriptionToggle();
-  const { streaming } = useCaptions();
+  const { streaming, notCaptioned } = useCaptions();
   const media = useLocalMediaState();
   return (
     <section aria-labelledby="transcription-title" className="space-y-2 rounded-xl bg-white/5 p-3">
@@ -24,7 +24,11 @@ function TranscriptionSection() {
         {on
           ? `On${startedBy ? `, started by ${startedBy.name}` : ''}. ${
               streaming
-                ? 'Your microphone is being transcribed.'
+                ? notCaptioned === 'busy'
+                  ? 'Your speech is not being transcribed: every speech decoder on this server is in use. It starts when another speaker pauses.'
+                  : notCaptioned === 'failed'
+                    ? 'Your speech is not being transcribed: the speech engine could not start for you.'
+                    : 'Your microphone is being transcribed.'
                 : media.isMuted
                   ? 'You are muted: nothing of yours is transcribed.'
                   : media.hasAudio
@@ -89,31 +93,7 @@ function TranslationSection() {
 
 /** Meeting Tools (spec §2): the summarizer, live translation, transcription and the transcripts. */
 export function ToolsPanel() {
-  const { session, isPro } = useRoomContext();
   const { lines, transcription } = useCaptions();
-  // After a reload the last lines come back from the persisted transcript (Pro can read it).
-  useEffect(() => {
-    if (!isPro) return;
-    let cancelled = false;
-    fetchTranscript(session.meetingId, session.joinToken)
-      .then(({ transcripts }) => {
-        if (cancelled) return;
-        session.captions.restore(
-          transcripts.slice(-20).map((t) => ({
-            id: t.id,
-            speakerName: t.speakerName,
-            originalText: t.originalText,
-            translatedText: null,
-            timestamp: t.startedAt,
-            language: t.language,
-          })),
-        );
-      })
-      .catch(() => undefined); // no transcript yet, or not allowed: the list shows what comes live
-    return () => {
-      cancelled = true;
-    };
-  }, [session, isPro]);
   return (
     <div className="h-full space-y-3 overflow-y-auto p-3 text-sm text-slate-300">
       <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>

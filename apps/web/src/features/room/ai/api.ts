@@ -57,16 +57,6 @@ export function useGenerateSummary(meetingId: string, joinToken: string) {
   });
 }
 
-/** The persisted transcript (Pro), to show the last lines again after a reload. */
-export function fetchTranscript(meetingId: string, joinToken: string) {
-  return apiRequest<{ transcripts: TranscriptLine[] }>(
-    'GET',
-    `/api/meetings/${meetingId}/transcripts`,
-    undefined,
-    bearer(joinToken),
-  );
-}
-
 /** Spec §7's subscription probe: resolves for Pro, rejects with requiresSubscription otherwise. */
 export function probeAiAccess() {
   return apiRequest<{ transcripts: TranscriptLine[] }>('GET', '/api/meetings/test/transcripts');

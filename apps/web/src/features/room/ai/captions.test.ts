@@ -52,8 +52,10 @@ function setup() {
   });
   signal.connect();
   socket.open();
-  const join = (transcription: TranscriptionState = { active: false, startedBy: null, startedAt: null }) =>
-    socket.receive(joinedMessage(participant('me', 'Ann'), { transcription }));
+  const join = (
+    transcription: TranscriptionState = { active: false, startedBy: null, startedAt: null },
+    recentTranscripts: TranscriptEntry[] = [],
+  ) => socket.receive(joinedMessage(participant('me', 'Ann'), { transcription, recentTranscripts }));
   return {
     signal,
     socket: () => socket,
@@ -108,6 +110,29 @@ describe('Captions', () => {
     expect(c.isStreaming()).toBe(true);
     c.socket().drop(1006);
     expect(c.isStreaming()).toBe(false);
+  });
+
+  it('shows the lines the server sends on entering (a reload, a late joiner), then the live ones', () => {
+    const c = setup();
+    c.join(on, [line('a', '2026-11-23T10:00:01.000Z'), line('b', '2026-11-23T10:00:02.000Z')]);
+    c.socket().receive({ type: 'new_transcript', transcript: line('c', '2026-11-23T10:00:03.000Z') });
+    expect(c.captions.getSnapshot().lines.map((l) => l.id)).toEqual(['a', 'b', 'c']);
+    // A resume sends them again: nothing is doubled.
+    c.join(on, [line('b', '2026-11-23T10:00:02.000Z'), line('c', '2026-11-23T10:00:03.000Z')]);
+    expect(c.captions.getSnapshot().lines.map((l) => l.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('says when the server cannot caption this speaker (every decoder busy), until it can', () => {
+    const c = setup();
+    c.join(on);
+    c.socket().receive({ type: 'caption_status', captioned: false, reason: 'busy' });
+    expect(c.captions.getSnapshot().notCaptioned).toBe('busy');
+    c.socket().receive({ type: 'caption_status', captioned: true, reason: null });
+    expect(c.captions.getSnapshot().notCaptioned).toBeNull();
+    c.socket().receive({ type: 'caption_status', captioned: false, reason: 'busy' });
+    // Muting stops the stream: there is nothing to be captioned, so nothing to warn about.
+    c.mediaStore.patch({ isMuted: true });
+    expect(c.captions.getSnapshot().notCaptioned).toBeNull();
   });
 
   it('keeps the last 20 lines in time order', () => {

@@ -24,6 +24,11 @@ export interface CaptionsSnapshot {
   streaming: boolean;
   /** A start/stop in flight (the button shows it). */
   busy: boolean;
+  /**
+   * Why the server is not captioning this participant's speech now, though it streams: every
+   * speech decoder is busy, or the engine failed to start. Null while captioned (or not streaming).
+   */
+  notCaptioned: 'busy' | 'failed' | null;
 }
 
 export interface TranslationPrefs {
@@ -95,6 +100,7 @@ export class Captions {
       language: prefs.language,
       streaming: false,
       busy: false,
+      notCaptioned: null,
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
@@ -102,7 +108,11 @@ export class Captions {
     this.mic = opts.createStreamer?.(send) ?? new MicStreamer(send, opts.log);
     const s = opts.signal;
     this.cleanups.push(
-      s.on('joined', (m) => this.onJoined(m.transcription)),
+      s.on('joined', (m) => {
+        this.restore(m.recentTranscripts);
+        this.onJoined(m.transcription);
+      }),
+      s.on('caption_status', (m) => this.store.patch({ notCaptioned: m.captioned ? null : m.reason })),
       s.on('transcription_state', (m) => this.onState(m.transcription)),
       s.on('new_transcript', (m) =>
         this.store.patch({ lines: addLine(this.store.getSnapshot().lines, m.transcript) }),
@@ -118,7 +128,7 @@ export class Captions {
 
   private onJoined(t: TranscriptionState): void {
     this.admitted = true;
-    this.store.patch({ transcription: t });
+    this.store.patch({ transcription: t, notCaptioned: null });
     // The server forgets a listener's language with its participant: say it on every join.
     const { translationOn, language } = this.store.getSnapshot();
     if (translationOn) this.tellLanguage(language);
@@ -126,7 +136,7 @@ export class Captions {
   }
 
   private onState(t: TranscriptionState): void {
-    this.store.patch({ transcription: t });
+    this.store.patch({ transcription: t, ...(t.active ? {} : { notCaptioned: null }) });
     this.follow();
   }
 
@@ -144,7 +154,7 @@ export class Captions {
       if (!this.store.getSnapshot().streaming) this.store.patch({ streaming: true });
     } else if (this.mic.activeTrack || this.store.getSnapshot().streaming) {
       this.mic.stop();
-      this.store.patch({ streaming: false });
+      this.store.patch({ streaming: false, notCaptioned: null });
     }
   }
 
@@ -192,7 +202,7 @@ export class Captions {
     if (translationOn) this.tellLanguage(language);
   }
 
-  /** Lines read back after a reload (the persisted transcript), without translations. */
+  /** The last lines the server sends on entering (after a reload too), without translations. */
   restore(lines: TranscriptEntry[]): void {
     let next = this.store.getSnapshot().lines;
     for (const l of lines) next = addLine(next, l);

@@ -1,4 +1,4 @@
-import type { RoomParticipant, ServerMessage, TranscriptionState } from '@parley/protocol/ws';
+import type { LiveTranscript, RoomParticipant, ServerMessage, TranscriptionState } from '@parley/protocol/ws';
 import type { WebSocketLike } from '../signal-client';
 
 /**
@@ -134,6 +134,7 @@ export function joinedMessage(
     allMuted?: boolean;
     resumed?: boolean;
     transcription?: TranscriptionState;
+    recentTranscripts?: LiveTranscript[];
   } = {},
 ): ServerMessage {
   return {
@@ -146,5 +147,6 @@ export function joinedMessage(
     resumed: opts.resumed ?? false,
     allMuted: opts.allMuted ?? false,
     transcription: opts.transcription ?? { active: false, startedBy: null, startedAt: null },
+    recentTranscripts: opts.recentTranscripts ?? [],
   };
 }
