@@ -15,12 +15,19 @@ const PAST = /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the pa
 
 const EXPLICIT: RegExp[] = [
   /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
+  /\bwe(?:'re| are) (?:all )?agreed(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
+  // "So the answer is no on localisation", "so that's a no on our own expert": a choice not to.
+  /\b(?:the answer is|that's|that is|it's|it is) a? ?(?:no|yes|firm no|hard no) (?:on|to|for)\b\s*(.*)$/,
+  // "Then the advice stands, no restructure before mediation": an earlier call confirmed.
+  /\bthe (?:advice|decision|plan|rule|policy|position|recommendation) stands\b[,:;]?\s*(.*)$/,
   /\b(?:it's|it is|that's|that is) (?:decided|agreed|settled|final)[:,.]?\s*(.*)$/,
   /\bthe decision is[:,]?\s*(?:that |to )?(.*)$/,
   /\bdecision:\s*(.*)$/,
   /\b(?:we'll|we will|we're going to|we are going to|let's|we) (go with .+)$/,
   /\bwe're (going with .+)$/,
   /\b(?:from now on|going forward|moving forward|from today on),?\s*(.+)$/,
+  // "From today, any jack left in a walkway gets tagged": a new rule, said first.
+  /^(?:from (?:today|tomorrow|monday)|as of (?:today|now|tomorrow|monday)),\s*(.{12,})$/,
   /\b(?:so |okay,? )?the plan is(?: to)?[:,]?\s*(.+)$/,
   /^(.*\b(?:motion (?:carries|passes|is carried)|hearing no objections|without objection|(?:is|are) (?:hereby )?approved|we (?:hereby )?appoint|so resolved)\b.*)$/,
 ];
@@ -28,14 +35,17 @@ const EXPLICIT: RegExp[] = [
 const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
 /** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
 const PUT_OFF =
-  /^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
+  /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
 /** "let's do this" names no choice of its own: the proposal just before it does, if any. */
 const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
+/** The same said on its own by whoever decides: "Do it.", "Go ahead.", "Approved." */
+const BARE_APPROVAL =
+  /^(?:(?:okay|ok|fine|right|yes|yeah|alright)[,.!]?\s+)*(?:do it|go ahead(?: with it)?|go for it|approved|you have my approval|you've got my approval)(?: then)?[.!]?$/;
 const PROCEDURAL =
-  /^(?:go\b|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+  /^(?:go\b|make a start|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
 const WE_WILL =
   // Not in a clause that only sets a condition ("which we won't have unless the grant comes").
-  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|want|probably|think|hear|wait|look into|send you|email you|call you|follow up)(.+)$/;
+  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|send you|email you|call you|follow up)(.+)$/;
 
 /**
  * "X it is" closes a choice between options ("Okay, the blue one it is, and we print fifty."):
@@ -49,8 +59,16 @@ const NO_THING = new RegExp(
     String.raw`((?:[\w'-]+ ){0,4}[\w'-]+) (?:this time|this year|this round|this quarter|this sprint|this season|any ?more|from now on|going forward|for (?:this|the next|now)\b.*)[.!]?$`,
 );
 
-/** "That's agreed with leadership.": confirms the sentence before it, which is the decision. */
-const CONFIRMS = /^(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b/;
+/**
+ * "That's agreed with leadership.", "Final answer.", "That's the fallback.": confirms the sentence
+ * before it, which is the decision.
+ */
+const CONFIRMS =
+  /^(?:(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b|final answer\b|(?:that's|that is) (?:the|our) (?:fallback|plan|decision|call|rule|deal)[.!]?$)/;
+/** Said between a choice and its confirmation: "The lamb is … That's it. Final answer." */
+const FILLER = /^(?:that's it|that's that|done|there|there we go|good|right|okay|ok)[.!]*$/;
+/** "Agreed, nobody touches the swamp…": agreement that restates the plan as a statement. */
+const AGREED_PLAN = /^(?:(?:okay|ok|yes|yeah|right|fine)[,.!]?\s+)?agreed[,.;:!]\s+(.+)$/;
 
 export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
   const found: Array<{ text: string; line: number; lineId: string }> = [];
@@ -58,7 +76,9 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     const lower = s.lower.trim();
     if (lower.endsWith('?') || PAST.test(lower)) return;
     const bare = lower.replace(LEAD, '');
-    const before = sentences[i - 1];
+    let b = i - 1;
+    while (b > 0 && FILLER.test(sentences[b]!.lower.trim()) && sentences[b]!.speaker === s.speaker) b -= 1;
+    const before = sentences[b];
     if (CONFIRMS.test(bare) && before && !before.lower.trim().endsWith('?') && s.line - before.line <= 1) {
       found.push({ text: said(before, ''), line: before.line, lineId: before.lineId });
       found.push({ text: said(before, ''), line: s.line, lineId: s.lineId });
@@ -78,19 +98,24 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     if (rest === null && !actionSentences.has(s)) {
       const lets = LETS.exec(bare);
       const will = WE_WILL.exec(bare);
-      if (lets && BARE_AGREE.test(lets[1]!)) {
+      const approval = BARE_APPROVAL.test(lower);
+      if (approval || (lets && BARE_AGREE.test(lets[1]!))) {
         const proposal = proposalBefore(sentences, i);
-        if (proposal) {
+        // "Let's go bed by bed." – "Go for it.": agreeing how to run the meeting decides nothing.
+        const proposed = proposal && LETS.exec(proposal.lower.replace(LEAD, ''));
+        if (proposal && !(proposed && PROCEDURAL.test(proposed[1]!))) {
           found.push({
-            text: `${said(s, lets[1]!)} (${said(proposal, '')})`,
+            text: `${said(s, lets?.[1] ?? '')} (${said(proposal, '')})`,
             line: s.line,
             lineId: s.lineId,
           });
         }
         return;
       }
+      const agreed = AGREED_PLAN.exec(lower);
       if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
-      else if (will) rest = bare.slice(will.index);
+      else if (will && !thin(will[1]!)) rest = bare.slice(will.index);
+      else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
       else if (NO_THING.test(lower)) rest = bare;
       else if (confirmedDecision(sentences, i)) rest = bare;
     }
@@ -126,6 +151,16 @@ function nounPhrase(s: Sentence, phrase: string): boolean {
       t.pos === 'SCONJ' ||
       /^(?:what|which|who|how|where|why|when)$/.test(t.lower),
   );
+}
+
+/**
+ * A rule or plan said as a statement ("nobody touches the swamp until …", "we keep the old
+ * supplier"), not a view ("a day is too long", "building it in memory won't scale").
+ */
+const PLAN_STATEMENT =
+  /^(?:we|nobody|no one|everyone|everybody|each of us|all of us)\s+(?!(?:are|were|is|was|have|had|need|should|could|would|might|must|can|can't|think|know|feel|agree|did|do|don't|didn't|all|both|just|really|probably)\b)[a-z']+/;
+function statement(text: string): boolean {
+  return !text.trim().endsWith('?') && !PAST.test(text) && PLAN_STATEMENT.test(text.trim());
 }
 
 /** Few content words once pronouns are set aside: "do that again", "keep it". */

@@ -314,6 +314,49 @@ Bo: Fine, let's do that.`);
     expect(agreed[0]!.text).toMatch(/market square/);
   });
 
+  it('takes a bare approval of a proposal, but not of how to run the meeting', async () => {
+    const found = await decisionsOf(`Bo: I'd like to move the two testers onto the checkout flow.
+Ada: Go ahead.`);
+    expect(found.map((d) => [d.sources, /checkout flow/.test(d.text)])).toEqual([[['2'], true]]);
+    expect(
+      await decisionsOf(`Ada: Let's go round the table, it was a long week.
+Bo: Go for it.`),
+    ).toEqual([]);
+  });
+
+  it('takes "agreed, <rule>", but not agreeing with a view', async () => {
+    const found = await decisionsOf(`Bo: Nobody should edit the price list while the audit runs.
+Ada: Agreed, nobody edits the price list until the auditors leave.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(await decisionsOf(`Bo: Agreed, a week is too long for a reply.`)).toEqual([]);
+  });
+
+  it('takes "that\'s a no on …", "the answer is yes to …", a standing plan and a new rule', async () => {
+    const found = await decisionsOf(`Ada: So that's a no on the second warehouse this year.
+Bo: And the answer is yes to the trial with the courier.
+Ada: Then the plan stands, we open the shop on the first.
+Bo: From tomorrow, every return gets a photo before it is shelved.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['2'], ['3'], ['4']]);
+  });
+
+  it('takes "final answer" and "that\'s the fallback" as confirming the choice before them', async () => {
+    const found = await decisionsOf(`Ada: The cake is lemon and almond. That's it. Final answer.
+Bo: If the van is late we use the hire car. That's the fallback.`);
+    expect(found.map((d) => d.text)).toEqual([
+      'The cake is lemon and almond',
+      'If the van is late we use the hire car',
+    ]);
+  });
+
+  it('leaves out parking a question, closing the meeting and "we\'ll work out whether…"', async () => {
+    expect(
+      await decisionsOf(`Ada: It's a big question. Let's park it.
+Bo: We'll work out whether to hire once we see the orders.
+Ada: We'll have a discussion after the figures.
+Bo: Let's leave it there then. Thanks, all.`),
+    ).toEqual([]);
+  });
+
   it('takes accepting what the other side asked for', async () => {
     const found = await decisionsOf(`Ada: The caterers asked for access to the kitchen on Friday.
 Bo: That's fine, as long as it's after the cleaners.`);
