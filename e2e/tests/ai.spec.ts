@@ -126,6 +126,19 @@ describe('AI in the meeting', () => {
       (t) => !!t?.startsWith('Off'),
       10_000,
     );
+
+    // A guest who reloads sees the last lines again: the server sends them on entering.
+    const before = await ben.tools.lines.count();
+    await ben.page.reload();
+    await ben.room.waitJoined();
+    await ben.tools.open();
+    await eventually(
+      () => ben.tools.lines.count(),
+      (n) => n >= Math.min(before, 20),
+      15_000,
+    );
+    expect(await ben.tools.lines.first().textContent()).toContain('Hana');
+
     for (const [who, list] of Object.entries(errors)) expect(list, `page errors of ${who}`).toEqual([]);
     await ana.page.context().close();
     await ben.page.context().close();
