@@ -25,6 +25,8 @@ import { roomRoutes } from './modules/rooms/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
 import chatPlugin from './modules/chat/plugin.js';
+import collaborationPlugin from './modules/collaboration/plugin.js';
+import { collaborationRoutes } from './modules/collaboration/routes.js';
 import filesPlugin from './modules/files/plugin.js';
 import retentionPlugin from './modules/retention/plugin.js';
 import roomsPlugin from './modules/rooms/plugin.js';
@@ -92,6 +94,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
   await app.register(roomsPlugin);
+  await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
   await app.register(aiPlugin);
   // Routes.
@@ -103,6 +106,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mailRoutes);
   await app.register(roomRoutes);
   await app.register(fileRoutes);
+  await app.register(collaborationRoutes);
   await app.register(backgroundRoutes);
   await app.register(aiRoutes);
   await app.register(realtimeRoutes);

@@ -6,3 +6,4 @@ export * from './subscription.js';
 export * from './meetings.js';
 export * from './ai.js';
 export * from './backgrounds.js';
+export * from './collaboration.js';

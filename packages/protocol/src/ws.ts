@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NAME_LIMITS } from './constants.js';
 import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema } from './entities.js';
+import { collaborationSyncSchema } from './collaboration.js';
 
 /**
  * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
@@ -313,6 +314,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Added: the meeting's live transcription was turned on or off. */
   z.object({ type: z.literal('transcription_state'), transcription: transcriptionStateSchema }),
+  /** Added (issue 14): a part of the answer to a collaboration sync_request (never dropped). */
+  collaborationSyncSchema,
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({

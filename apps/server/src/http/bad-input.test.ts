@@ -107,6 +107,8 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/meetings/:meetingId/summary': { access: 'pro' },
   'GET /api/meetings/:meetingId/summary/pdf': { access: 'pro', kind: { notJson: 'a PDF download' } },
   'PUT /api/meetings/:meetingId/retention': { access: 'user', example: () => ({ keep: true }) },
+  // The meeting's shared notes, for its owner (others: 404 as for an unknown meeting).
+  'GET /api/meetings/:meetingId/notes': { access: 'user' },
   'POST /api/ai/transcribe': { access: 'pro' },
   'POST /api/ai/live-transcribe': { access: 'pro' },
   // Background effects: the catalogue is public; preferences and uploads are the user's own.

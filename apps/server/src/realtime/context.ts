@@ -2,6 +2,7 @@ import type { ClientMessageOf, ClientMessageType, ServerMessage, ServerMessageOf
 import type { FastifyBaseLogger } from 'fastify';
 import type { LiveCaptions } from '../modules/ai/live.js';
 import type { ChatService } from '../modules/chat/service.js';
+import type { CollaborationService } from '../modules/collaboration/service.js';
 import { roomErrors } from '../modules/rooms/errors.js';
 import type { Actor } from '../modules/rooms/transport.js';
 import type { RoomService } from '../modules/rooms/service.js';
@@ -13,6 +14,8 @@ export type ErrorCode = ServerMessageOf<'error'>['code'];
 export interface RealtimeServices {
   rooms: RoomService;
   chat: ChatService;
+  /** The meeting's collaboration document (whiteboard and notes). */
+  collaboration: Pick<CollaborationService, 'receive'>;
   /** Live captions: the audio frames a joined socket streams while transcription is on. */
   captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm'>;
   sockets: Sockets;

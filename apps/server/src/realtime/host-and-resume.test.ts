@@ -1,5 +1,6 @@
 import { WS_CLOSE } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as Y from 'yjs';
 import { createTestApp, signIn, type TestContext } from '../../test/app.js';
 import { createMeeting } from '../../test/meetings.js';
 import { connect, enter, listen, postJoin } from '../../test/ws-client.js';
@@ -188,11 +189,15 @@ describe('media state, collaboration and leaving', () => {
       isVideoOn: false,
       isScreenSharing: true,
     });
-    b.socket.send({ type: 'collaboration_update', data: { notes: 'hello' } });
+    // A Yjs update of the meeting's document (modules/collaboration has the document's own tests).
+    const doc = new Y.Doc();
+    doc.getMap('whiteboard').set('note', { text: 'hello' });
+    const update = Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64');
+    b.socket.send({ type: 'collaboration_update', data: { kind: 'update', update } });
     expect(await a.socket.next('collaboration_update')).toEqual({
       type: 'collaboration_update',
       fromParticipant: b.join.id,
-      data: { notes: 'hello' },
+      data: { kind: 'update', update },
     });
     b.socket.send({ type: 'leave_meeting' });
     expect((await b.socket.closed).code).toBe(WS_CLOSE.normal);

@@ -43,6 +43,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
   const services: RealtimeServices = {
     rooms: app.rooms,
     chat: app.chat,
+    collaboration: app.collaboration,
     captions: app.ai.captions,
     sockets,
     log: app.log,

@@ -122,6 +122,8 @@ const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/meetings/:meetingId/summary': { roles: { ...only(), host: 'open' } },
   'GET /api/meetings/:meetingId/summary/pdf': { roles: only('host') },
   'PUT /api/meetings/:meetingId/retention': { roles: only('host'), body: () => ({ keep: false }) },
+  // The meeting's shared notes (whiteboard and notes document): its owner only.
+  'GET /api/meetings/:meetingId/notes': { roles: only('host') },
   'POST /api/ai/transcribe': { roles: only(...PRO), multipart: true },
   'POST /api/ai/live-transcribe': { roles: only(...PRO), multipart: true },
   'GET /api/backgrounds': { roles: everyone('allow') },
@@ -235,7 +237,8 @@ function example(
     case 'media_state':
       return { type, isMuted: true, isVideoOn: false };
     case 'collaboration_update':
-      return { type, data: { notes: 'x' } };
+      // A sync request from an empty document (state vector [0]).
+      return { type, data: { kind: 'sync_request', stateVector: 'AA==' } };
     case 'mute_all':
       return { type, requestId: 'm', muted: true };
     case 'mute_participant':

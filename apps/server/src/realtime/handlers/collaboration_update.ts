@@ -1,11 +1,12 @@
 import { memberHandler } from '../context.js';
 
-/** collaboration_update {data}: relayed to the other participants of the room with the sender's id. */
+/**
+ * collaboration_update {data}: a Yjs update, an awareness update or a sync request for the
+ * meeting's collaboration document (whiteboard and notes). The collaboration service validates
+ * and applies it and passes it on; a refused one changes nothing and is answered with an error.
+ */
 export const collaborationUpdate = memberHandler<'collaboration_update'>(async (ctx, msg) => {
   const { room, member } = await ctx.services.rooms.admitted(ctx.actor);
-  ctx.services.sockets.transport.publish(
-    room.id,
-    { kind: 'all', except: member.id },
-    { type: 'collaboration_update', fromParticipant: member.id, data: msg.data },
-  );
+  const refusal = await ctx.services.collaboration.receive(room, member, msg.data, ctx.reply);
+  if (refusal) ctx.fail(refusal.code, refusal.message);
 });
