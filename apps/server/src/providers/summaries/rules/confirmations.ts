@@ -13,6 +13,16 @@ import { contentLemmas, type Sentence } from './nlp.js';
 const AFFIRM_WORD = String.raw`(?:okay|ok|alright|all right|right|fine|agreed|yes|yeah|yep|good|great|perfect)`;
 const AFFIRMED = new RegExp(String.raw`^(?:${AFFIRM_WORD}[,.!]?\s+)+(?:(?:then|so)[,]?\s+)?`);
 
+/** The turn's first sentence is only "Right." or "Okay.": what the speaker says next concludes. */
+const AFFIRM_ONLY = new RegExp(String.raw`^(?:${AFFIRM_WORD}[,.!]?\s*)+$`);
+function turnOpensWithAffirm(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  let first = i;
+  while (first > 0 && sentences[first - 1]!.line === s.line) first -= 1;
+  return first < i && AFFIRM_ONLY.test(sentences[first]!.lower.trim());
+}
+const EMPTY_MATCH = Object.assign([''], { index: 0, input: '' }) as RegExpExecArray;
+
 /** "Anyone against?", "Any objections?", "Is everyone okay with that?", "All in favour?" */
 const CONSENSUS_CHECK =
   /\b(?:anyone|anybody|everyone|everybody) (?:against|object|disagree)|\bany (?:objections?|concerns|disagreement)\b|^objections\b|\b(?:is )?(?:everyone|everybody) (?:okay|ok|happy|fine|good|comfortable|on board) with\b|\bare we (?:all )?(?:agreed|aligned|good with)\b|\ball in favou?r\b|\bcan we (?:all )?agree\b/;
@@ -94,8 +104,11 @@ function answersProposal(sentences: Sentence[], i: number): boolean {
 function affirmedPlan(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
   const bare = s.lower.trim();
-  const m = AFFIRMED.exec(bare);
-  if (!m || bare.endsWith('?')) return false;
+  if (bare.endsWith('?')) return false;
+  // "Okay, we…" in one sentence, or "Right. … We freeze it where it is." in one turn.
+  const m =
+    AFFIRMED.exec(bare) ?? (turnOpensWithAffirm(sentences, i) && /^we\s/.test(bare) ? EMPTY_MATCH : null);
+  if (!m) return false;
   const rest = bare.slice(m[0].length);
   // The line before is someone else's (or the speaker's own question): a discussion to close.
   const before = sentences

@@ -11,13 +11,26 @@ import { contentLemmas, type Sentence } from './nlp.js';
  */
 const LEAD =
   /^(?:(?:and|so|then|okay|ok|alright|all right|right|yes|no|good|great|fine|agreed|perfect|well)[,.!]?\s+)*/;
-const PAST = /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the past|previously)\b/;
+const PAST =
+  /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the past|previously|(?:decided|agreed) (?:back )?in (?:january|february|march|april|may|june|july|august|september|october|november|december|the spring|the summer|the autumn|the fall|the winter))\b/;
 
 const EXPLICIT: RegExp[] = [
   /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
   /\bwe(?:'re| are) (?:all )?agreed(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
   // "So the answer is no on localisation", "so that's a no on our own expert": a choice not to.
   /\b(?:the answer is|that's|that is|it's|it is) a? ?(?:no|yes|firm no|hard no) (?:on|to|for)\b\s*(.*)$/,
+  // A vote's result: "Three for, one against, so that passes."
+  /^(.*\b(?:(?:so )?(?:that|it|the motion|the proposal) (?:passes|carries|is carried|is adopted)(?! over| on\b| forward| through)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all|none) (?:for|in favou?r),? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|none|nobody|no one) against)\b.*)$/,
+  // Undoing or deferring: "we take back the decision from last month", "we postpone X to …".
+  /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b[^:]*?[:,]?\s*(.*)$/,
+  /\b(we (?:postpone|defer|push back|put off) .+ (?:to|until|till) .+)$/,
+  /^(?:then |so )?((?:[\w'-]+ ){0,4}[\w'-]+ (?:holds|waits) until .+)$/,
+  // "The band's back in, then.", "walk-ins are back on Saturdays"
+  /^(?:then |so )?((?:[\w'-]+ ){0,4}[\w'-]+(?:'s| is| are) back (?:in|on)\b.*)$/,
+  // "Then home visits is no, for this winter."
+  /^(?:then |so )?((?:[\w'-]+ ){0,3}[\w'-]+ (?:is|are) (?:a )?no\b.*)$/,
+  // "The answer is yes." (the question before it is what was decided)
+  /^(?:so |then )?the answer is (?:yes|no)[.!]?$/,
   // "Then the advice stands, no restructure before mediation": an earlier call confirmed.
   /\bthe (?:advice|decision|plan|rule|policy|position|recommendation) stands\b[,:;]?\s*(.*)$/,
   /\b(?:it's|it is|that's|that is) (?:decided|agreed|settled|final)[:,.]?\s*(.*)$/,
@@ -32,20 +45,33 @@ const EXPLICIT: RegExp[] = [
   /^(.*\b(?:motion (?:carries|passes|is carried)|hearing no objections|without objection|(?:is|are) (?:hereby )?approved|we (?:hereby )?appoint|so resolved)\b.*)$/,
 ];
 
+const REVERSAL = /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b/;
+/** "Flu day is the 13th, in the church hall. Agreed?": a plan put to the room for assent. */
+const ASSENT_CHECK =
+  /^(?:agreed|all agreed|everyone agreed|are we agreed|everyone (?:okay|ok|happy|good) with that|okay with everyone|yes|right|ok|okay)\?$/;
+/** "so no need to pick now": a choice left for later. */
+const NOT_NOW =
+  /\bno need to (?:pick|decide|choose|settle|agree)\b|\bnot (?:decide|pick|choose) (?:now|today|yet)\b/;
 const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
 /** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
 const PUT_OFF =
   /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
 /** "let's do this" names no choice of its own: the proposal just before it does, if any. */
 const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
+/** "I want to say something about Saturdays." – "Go ahead.": leave to speak, not a decision. */
+const ASKS_TO_SPEAK =
+  /\b(?:(?:i|can i|could i|may i|i'd like to|i want to|let me) (?:just )?(?:say|ask|add|mention|raise|bring up|speak|share|jump in)|quick question|something about)\b/;
 /** The same said on its own by whoever decides: "Do it.", "Go ahead.", "Approved." */
 const BARE_APPROVAL =
   /^(?:(?:okay|ok|fine|right|yes|yeah|alright)[,.!]?\s+)*(?:do it|go ahead(?: with it)?|go for it|approved|you have my approval|you've got my approval)(?: then)?[.!]?$/;
 const PROCEDURAL =
-  /^(?:go\b|make a start|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+  /^(?:go\b|make a start|put (?:it|this|that) to (?:a|the) vote|vote\b|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+/** "We're not naming him.": a choice not to, said in the present. */
+const WE_ARE_NOT =
+  /(?<!\b(?:if|unless|because|when|whether|once)\s)\bwe(?:'re| are) not (?!going\b|sure\b|there\b|ready\b|expecting\b|getting\b|seeing\b|talking\b|doing (?:well|great|badly)\b|looking (?:at|for)\b)([a-z]+ing\b.*)$/;
 const WE_WILL =
   // Not in a clause that only sets a condition ("which we won't have unless the grant comes").
-  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|send you|email you|call you|follow up)(.+)$/;
+  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up)(.+)$/;
 
 /**
  * "X it is" closes a choice between options ("Okay, the blue one it is, and we print fifty."):
@@ -64,7 +90,7 @@ const NO_THING = new RegExp(
  * before it, which is the decision.
  */
 const CONFIRMS =
-  /^(?:(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b|final answer\b|(?:that's|that is) (?:the|our) (?:fallback|plan|decision|call|rule|deal)[.!]?$)/;
+  /^(?:(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b|settled\b|final answer\b|(?:that's|that is) (?:the|our) (?:fallback|plan|decision|call|rule|deal)[.!]?$)/;
 /** Said between a choice and its confirmation: "The lamb is … That's it. Final answer." */
 const FILLER = /^(?:that's it|that's that|done|there|there we go|good|right|okay|ok)[.!]*$/;
 /** "Agreed, nobody touches the swamp…": agreement that restates the plan as a statement. */
@@ -74,7 +100,8 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   const found: Array<{ text: string; line: number; lineId: string }> = [];
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
-    if (lower.endsWith('?') || PAST.test(lower)) return;
+    // "We take back the decision from last month: …" names the past only to undo it.
+    if (lower.endsWith('?') || (PAST.test(lower) && !REVERSAL.test(lower)) || NOT_NOW.test(lower)) return;
     const bare = lower.replace(LEAD, '');
     let b = i - 1;
     while (b > 0 && FILLER.test(sentences[b]!.lower.trim()) && sentences[b]!.speaker === s.speaker) b -= 1;
@@ -103,7 +130,7 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
         const proposal = proposalBefore(sentences, i);
         // "Let's go bed by bed." – "Go for it.": agreeing how to run the meeting decides nothing.
         const proposed = proposal && LETS.exec(proposal.lower.replace(LEAD, ''));
-        if (proposal && !(proposed && PROCEDURAL.test(proposed[1]!))) {
+        if (proposal && !(proposed && PROCEDURAL.test(proposed[1]!)) && !ASKS_TO_SPEAK.test(proposal.lower)) {
           found.push({
             text: `${said(s, lets?.[1] ?? '')} (${said(proposal, '')})`,
             line: s.line,
@@ -115,6 +142,8 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       const agreed = AGREED_PLAN.exec(lower);
       if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
       else if (will && !thin(will[1]!)) rest = bare.slice(will.index);
+      else if (WE_ARE_NOT.test(bare)) rest = bare;
+      else if (putToAssent(sentences, i)) rest = bare;
       else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
       else if (NO_THING.test(lower)) rest = bare;
       else if (confirmedDecision(sentences, i)) rest = bare;
@@ -140,6 +169,19 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   return merged.map((m) => ({ text: m.text, sources: m.ids }));
 }
 
+/** The speaker's next sentence, in the same turn, asks the room to assent to this statement. */
+function putToAssent(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  const next = sentences[i + 1];
+  return (
+    !!next &&
+    next.line === s.line &&
+    ASSENT_CHECK.test(next.lower.trim()) &&
+    [...words(s.lower)].length >= 3 &&
+    !s.lower.trim().endsWith('?')
+  );
+}
+
 /** "X it is": X has no pronoun, auxiliary or clause word, so it names a choice. */
 function nounPhrase(s: Sentence, phrase: string): boolean {
   const words = phrase.split(/\s+/);
@@ -159,8 +201,12 @@ function nounPhrase(s: Sentence, phrase: string): boolean {
  */
 const PLAN_STATEMENT =
   /^(?:we|nobody|no one|everyone|everybody|each of us|all of us)\s+(?!(?:are|were|is|was|have|had|need|should|could|would|might|must|can|can't|think|know|feel|agree|did|do|don't|didn't|all|both|just|really|probably)\b)[a-z']+/;
+/** A view: "a day is too long", "that won't scale", "it'd be better". */
+const VIEW = /\b(?:is|are|was|were|won't|can't|wouldn't|would|'d be|seems?|looks?|feels?|sounds?)\b/;
 function statement(text: string): boolean {
-  return !text.trim().endsWith('?') && !PAST.test(text) && PLAN_STATEMENT.test(text.trim());
+  const t = text.trim();
+  if (t.endsWith('?') || PAST.test(t)) return false;
+  return PLAN_STATEMENT.test(t) || (!VIEW.test(t) && t.split(/\s+/).length >= 3);
 }
 
 /** Few content words once pronouns are set aside: "do that again", "keep it". */

@@ -357,6 +357,26 @@ Bo: Let's leave it there then. Thanks, all.`),
     ).toEqual([]);
   });
 
+  it('takes a vote result, a reversal, a postponement and a plan put to the room', async () => {
+    const found = await decisionsOf(`Ada: Five for, two against, so that passes: the café closes on Mondays.
+Bo: We take back the decision from last spring: from June, dogs are allowed in the garden.
+Ada: We postpone the roof repair to the September meeting.
+Bo: The kitchen refit holds until the grant comes through.
+Ada: Okay. The fair is on the 9th, in the school yard. Agreed?
+Bo: We're not renaming the shop. Not this year.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['2'], ['3'], ['4'], ['5'], ['6']]);
+  });
+
+  it('leaves out a preference to wait, a past decision, and "no need to pick now"', async () => {
+    expect(
+      await decisionsOf(`Ada: I'd rather wait until we know what it costs.
+Bo: As you know, we decided in March to close the east door.
+Ada: We'll see them all at the fair anyway, so no need to pick now.
+Bo: Because if we're not printing it, it should at least go online.
+Ada: It carries over to next month, nothing is lost.`),
+    ).toEqual([]);
+  });
+
   it('takes accepting what the other side asked for', async () => {
     const found = await decisionsOf(`Ada: The caterers asked for access to the kitchen on Friday.
 Bo: That's fine, as long as it's after the cleaners.`);
