@@ -13,6 +13,8 @@ import aiPlugin from './modules/ai/plugin.js';
 import { aiRoutes } from './modules/ai/routes.js';
 import authPlugin from './modules/auth/plugin.js';
 import backgroundsPlugin from './modules/backgrounds/plugin.js';
+import billingPlugin from './modules/billing/plugin.js';
+import { billingRoutes } from './modules/billing/routes.js';
 import { backgroundRoutes } from './modules/backgrounds/routes.js';
 import { oidcRoutes } from './modules/auth/oidc-routes.js';
 import { userRoutes } from './modules/auth/routes.js';
@@ -93,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(filesPlugin);
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
+  await app.register(billingPlugin);
   await app.register(roomsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
@@ -109,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(collaborationRoutes);
   await app.register(backgroundRoutes);
   await app.register(aiRoutes);
+  await app.register(billingRoutes);
   await app.register(realtimeRoutes);
   await registerSpa(app, config.webDistDir);
 

@@ -96,6 +96,10 @@ const envSchema = z.object({
   REDIS_URL: z.string().optional(),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
   FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
+  /** The free tier's minute (spec §9: 60 s); tests run minutes as seconds. Not in production. */
+  FREE_TIER_MINUTE_MS: z.coerce.number().int().min(100).max(60_000).default(60_000),
+  /** The grace after the free time (spec §9: 30 s). Not in production. */
+  FREE_TIER_GRACE_MS: z.coerce.number().int().min(1000).max(30_000).default(30_000),
   STUN_URLS: listFromEnv.optional(),
   TURN_URLS: listFromEnv.optional(),
   TURN_SECRET: z.string().optional(),
@@ -149,6 +153,8 @@ export interface Config {
   redisUrl: string | undefined;
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
   files: { hostQuotaBytes: number; instanceQuotaBytes: number };
+  /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
+  freeTier: { minuteMs: number; graceMs: number };
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
   /**
    * The three AI providers. Each defaults to the OpenAI-compatible API when AI_BASE_URL is set
@@ -271,6 +277,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       'Invalid environment: AI_TRANSLATION_PROVIDER=libretranslate needs LIBRETRANSLATE_URL',
     );
   }
+  if (e.NODE_ENV === 'production' && (e.FREE_TIER_MINUTE_MS !== 60_000 || e.FREE_TIER_GRACE_MS !== 30_000)) {
+    throw new ConfigError(
+      'Invalid environment: FREE_TIER_MINUTE_MS and FREE_TIER_GRACE_MS are for tests; production keeps 60000 and 30000',
+    );
+  }
   const viaApi = e.AI_BASE_URL ? 'openai' : 'embedded';
 
   return {
@@ -304,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
     },
+    freeTier: { minuteMs: e.FREE_TIER_MINUTE_MS, graceMs: e.FREE_TIER_GRACE_MS },
     ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
     ai: {
       stt: e.AI_STT_PROVIDER ?? viaApi,

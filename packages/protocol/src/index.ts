@@ -6,4 +6,5 @@ export * from './subscription.js';
 export * from './meetings.js';
 export * from './ai.js';
 export * from './backgrounds.js';
+export * from './billing.js';
 export * from './collaboration.js';

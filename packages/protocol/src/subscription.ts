@@ -54,6 +54,8 @@ export const sandboxIntentResultSchema = z.object({
   id: z.string(),
   object: z.enum(['payment_intent', 'setup_intent']),
   status: z.enum(['succeeded', 'requires_action', 'processing']),
+  /** Added: the card saved by a succeeded setup intent (POST /api/payment/save-method takes it). */
+  paymentMethod: z.string().nullable().optional(),
 });
 export type SandboxIntentResult = z.infer<typeof sandboxIntentResultSchema>;
 

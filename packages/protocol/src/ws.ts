@@ -3,6 +3,7 @@ import { NAME_LIMITS } from './constants.js';
 import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema } from './entities.js';
 import { collaborationSyncSchema } from './collaboration.js';
+import { freeTimeStateSchema } from './billing.js';
 
 /**
  * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
@@ -115,6 +116,8 @@ export const WS_CLOSE = {
   rateLimited: 4029,
   /** Added: the client did not read what the server sent (send buffer over its caps); resume. */
   slowConsumer: 4013,
+  /** Added: the free time and its grace ran out and no card was saved (spec §4); not resumable. */
+  freeTimeExpired: 4020,
 } as const;
 
 /** The development test room of /webrtc-test: ephemeral, signaling only, not in production. */
@@ -314,6 +317,14 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   }),
   /** Added: the meeting's live transcription was turned on or off. */
   z.object({ type: z.literal('transcription_state'), transcription: transcriptionStateSchema }),
+  /**
+   * Added: this participant's free-time clock (spec §4, §9), sent after `joined`, at each
+   * threshold (hint, prompt/warning, expiry), every billing tick and when it changes (card saved,
+   * the host covers the meeting). `unlimited` for Pro participants and covered meetings.
+   */
+  z.object({ type: z.literal('free_time'), freeTime: freeTimeStateSchema }),
+  /** Added: the free time and grace ran out without a card; the socket then closes with 4020. */
+  z.object({ type: z.literal('free_time_ended'), message: z.string() }),
   /** Added (issue 14): a part of the answer to a collaboration sync_request (never dropped). */
   collaborationSyncSchema,
   z.object({ type: z.literal('pong'), requestId }),
@@ -358,6 +369,11 @@ export const joinRequestSchema = z.object({
    * new participant (signed-in users come back by their session cookie and `sessionId`).
    */
   resumeToken: z.string().min(16).max(256).optional(),
+  /**
+   * Added: a random id this browser keeps (local storage): a guest who gave no e-mail keeps its
+   * free-time clock by it across reloads and rejoins.
+   */
+  browserId: z.string().min(8).max(100).optional(),
 });
 export type JoinRequest = z.infer<typeof joinRequestSchema>;
 
@@ -398,6 +414,8 @@ export const participantRegistrationSchema = z.object({
   password: z.string().max(200).optional(),
   /** Added: as in joinRequestSchema. */
   resumeToken: z.string().min(16).max(256).optional(),
+  /** Added: as in joinRequestSchema. */
+  browserId: z.string().min(8).max(100).optional(),
   isMuted: z.boolean().default(true),
   isVideoOn: z.boolean().default(true),
 });

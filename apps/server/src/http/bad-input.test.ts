@@ -101,6 +101,24 @@ const ROUTES: Record<string, RouteRule> = {
   'POST /api/meetings/:meetingId/files': { access: 'participant' },
   'GET /api/files/:id': { access: 'participant' },
   'GET /api/ai/capabilities': { access: 'public' },
+  // The free tier's card and billing (spec §7): the caller's own card (a session, or the guest's
+  // billing cookie); starting billing also needs the caller's join token of the meeting.
+  'POST /api/payment/setup-intent': { access: 'public', example: () => ({ email: 'payer@example.com' }) },
+  'POST /api/payment/save-method': {
+    access: 'public',
+    example: () => ({ email: 'payer@example.com', paymentMethodId: 'pm_fuzz' }),
+  },
+  'POST /api/billing/start': {
+    access: 'public',
+    example: (f) => ({ meetingId: f.owner.meetingId, participantEmail: 'payer@example.com' }),
+  },
+  'GET /api/billing/usage': { access: 'public' },
+  // A Pro host's "cover everyone" of its meeting (others: 404 as for an unknown meeting).
+  'GET /api/meetings/:meetingId/free-time-cover': { access: 'user' },
+  'PUT /api/meetings/:meetingId/free-time-cover': {
+    access: 'user',
+    example: () => ({ coverEveryone: false }),
+  },
   // The AI calls: Pro first (403 requiresSubscription), then the meeting's owner or participant.
   'GET /api/meetings/:meetingId/transcripts': { access: 'pro' },
   'POST /api/meetings/:meetingId/summary': { access: 'pro', example: () => ({ participants: ['Ana'] }) },

@@ -84,6 +84,27 @@ const DECISIONS: Record<string, RouteDecision> = {
   // The sandbox card form: the client secret is the credential.
   'POST /api/payment/sandbox/confirm': { roles: everyone('open') },
   'POST /api/payment/sandbox/authenticate': { roles: everyone('open') },
+  // The free tier's card: anyone saves one of its own (a session, or a guest's billing cookie).
+  'POST /api/payment/setup-intent': {
+    roles: everyone('allow'),
+    body: (who) => ({ email: who.email ?? 'guest@example.com' }),
+  },
+  // Without a confirmed setup intent of the caller's own: 409/400 for everyone.
+  'POST /api/payment/save-method': {
+    roles: everyone('open'),
+    body: (who) => ({ email: who.email ?? 'guest@example.com', paymentMethodId: 'pm_matrix' }),
+  },
+  // The caller's own saved card pays (402 without one), for the caller's own participant.
+  'POST /api/billing/start': {
+    roles: everyone('open'),
+    body: (who) => ({ meetingId: w.meetingId, participantEmail: who.email ?? 'guest@example.com' }),
+  },
+  'GET /api/billing/usage': { roles: everyone('allow') },
+  'GET /api/meetings/:meetingId/free-time-cover': { roles: only('host') },
+  'PUT /api/meetings/:meetingId/free-time-cover': {
+    roles: only('host'),
+    body: () => ({ coverEveryone: false }),
+  },
   'POST /api/meetings': { roles: only(...PRO), body: () => ({ meetingType: 'instant', title: 'Matrix' }) },
   'GET /api/meetings/scheduled': { roles: only(...SIGNED_IN) },
   'POST /api/meetings/invitations': {

@@ -8,4 +8,5 @@ export * from './chat.js';
 export * from './mail-quota.js';
 export * from './transcripts.js';
 export * from './backgrounds.js';
+export * from './billing.js';
 export * from './collaboration.js';

@@ -3,6 +3,7 @@ import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
+import { observeRoomForFreeTime } from '../billing/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
@@ -38,7 +39,10 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   await sweep();
   const rooms = createRoomService({
     store: createMemoryRoomStore(),
-    transport: app.realtime.sockets.transport,
+    // The free-time clock (modules/billing) follows the room's presence news.
+    transport: app.hasDecorator('freeTime')
+      ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
+      : app.realtime.sockets.transport,
     gate: createJoinGate(repo, { testRoom: app.config.env !== 'production' }),
     repo,
     instance,

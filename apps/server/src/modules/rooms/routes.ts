@@ -35,6 +35,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { meetingId } = request.params;
       const joined = await app.rooms.join(meetingId, request.body, caller(request));
+      if (app.hasDecorator('freeTime')) app.freeTime.identify(joined.id, request.body.browserId);
       setRoomCookie(reply, meetingId, joined.joinToken);
       return {
         id: joined.id,
@@ -57,6 +58,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { meetingId } = request.params;
       const joined = await app.rooms.join(meetingId, { ...request.body, isHost: false }, caller(request));
+      if (app.hasDecorator('freeTime')) app.freeTime.identify(joined.id, request.body.browserId);
       setRoomCookie(reply, meetingId, joined.joinToken);
       return reply.status(201).send(joined);
     },

@@ -161,17 +161,17 @@ export interface SandboxPayments extends PaymentsProvider {
   /** Where the sandbox's events go: the subscriptions module's event handler. */
   setEventSink(sink: EventSink): void;
   /** The card form's submission: confirms a payment or setup intent by its client secret. */
-  confirmIntent(input: {
-    clientSecret: string;
-    cardNumber: string;
-    expiry: string;
-    cvc: string;
-  }): Promise<{ id: string; object: Intent['object']; status: 'succeeded' | 'requires_action' }>;
+  confirmIntent(input: { clientSecret: string; cardNumber: string; expiry: string; cvc: string }): Promise<{
+    id: string;
+    object: Intent['object'];
+    status: 'succeeded' | 'requires_action';
+    paymentMethod: string | null;
+  }>;
   /** The authentication step (3D Secure) of a card that asked for it. */
   authenticateIntent(input: {
     clientSecret: string;
     outcome: 'complete' | 'fail';
-  }): Promise<{ id: string; object: Intent['object']; status: 'succeeded' }>;
+  }): Promise<{ id: string; object: Intent['object']; status: 'succeeded'; paymentMethod: string | null }>;
   /** Signs a payload as the sandbox's webhook endpoint secret would (for tools and tests). */
   signWebhookPayload(payload: string, timestamp?: number): string;
 }
@@ -493,6 +493,38 @@ export function createSandboxProvider(
       return { id, clientSecret: intent.client_secret };
     },
 
+    async retrieveSetupIntent(id) {
+      const intent = await store.get<Intent>(id);
+      if (!intent || intent.object !== 'setup_intent') return null;
+      const method = intent.payment_method
+        ? await store.get<SandboxObject & { card?: { brand: string; last4: string } }>(intent.payment_method)
+        : undefined;
+      return {
+        id: intent.id,
+        customerId: intent.customer,
+        status: intent.status,
+        paymentMethodId: intent.payment_method,
+        card: method?.card ? { brand: method.card.brand, last4: method.card.last4 } : null,
+      };
+    },
+
+    async recordUsage({ customerId, amountCents, currency, description, idempotencyKey }) {
+      const id = await store.claimIdempotencyKey(idempotencyKey, randomId('ii'));
+      if (await store.get(id)) return { id };
+      const item = {
+        id,
+        object: 'invoiceitem',
+        customer: customerId,
+        amount: amountCents,
+        currency,
+        description,
+        date: nowSeconds(),
+      };
+      await store.insert(item);
+      await emit('invoiceitem.created', item);
+      return { id };
+    },
+
     async confirmIntent(input) {
       const intent = await findIntent(input.clientSecret);
       if (intent.status === 'succeeded' || intent.status === 'canceled') {
@@ -545,10 +577,10 @@ export function createSandboxProvider(
         };
         await transition(intent, waiting);
         await emit(`${intent.object}.requires_action`, waiting);
-        return { id: intent.id, object: intent.object, status: 'requires_action' };
+        return { id: intent.id, object: intent.object, status: 'requires_action', paymentMethod: null };
       }
       await succeed(intent, paymentMethod.id);
-      return { id: intent.id, object: intent.object, status: 'succeeded' };
+      return { id: intent.id, object: intent.object, status: 'succeeded', paymentMethod: paymentMethod.id };
     },
 
     async authenticateIntent({ clientSecret, outcome }) {
@@ -572,7 +604,12 @@ export function createSandboxProvider(
         );
       }
       await succeed(intent, intent.payment_method);
-      return { id: intent.id, object: intent.object, status: 'succeeded' };
+      return {
+        id: intent.id,
+        object: intent.object,
+        status: 'succeeded',
+        paymentMethod: intent.payment_method,
+      };
     },
 
     verifyWebhook(rawBody, signatureHeader) {

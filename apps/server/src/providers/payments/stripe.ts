@@ -108,6 +108,32 @@ export function createStripeProvider(options: StripeAdapterOptions): PaymentsPro
       return { id: intent.id, clientSecret: intent.client_secret };
     },
 
+    async retrieveSetupIntent(id) {
+      try {
+        const intent = await stripe.setupIntents.retrieve(id, { expand: ['payment_method'] });
+        const method = typeof intent.payment_method === 'object' ? intent.payment_method : null;
+        return {
+          id: intent.id,
+          customerId: typeof intent.customer === 'string' ? intent.customer : (intent.customer?.id ?? null),
+          status: intent.status,
+          paymentMethodId:
+            typeof intent.payment_method === 'string' ? intent.payment_method : (method?.id ?? null),
+          card: method?.card ? { brand: method.card.brand, last4: method.card.last4 } : null,
+        };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return null;
+        throw err;
+      }
+    },
+
+    async recordUsage({ customerId, amountCents, currency, description, idempotencyKey }) {
+      const item = await stripe.invoiceItems.create(
+        { customer: customerId, amount: amountCents, currency, description },
+        { idempotencyKey },
+      );
+      return { id: item.id };
+    },
+
     verifyWebhook(rawBody, signatureHeader) {
       if (!signatureHeader) throw new WebhookSignatureError('Missing Stripe-Signature header');
       try {

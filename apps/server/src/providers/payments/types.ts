@@ -24,6 +24,15 @@ export interface ProviderSubscription {
   clientSecret: string | null;
 }
 
+/** A setup intent, reduced to what saving a card needs. */
+export interface ProviderSetupIntent {
+  id: string;
+  customerId: string | null;
+  status: string;
+  paymentMethodId: string | null;
+  card: { brand: string; last4: string } | null;
+}
+
 /** A Stripe-shaped event (`evt_…`): what Stripe's webhooks send and what the sandbox produces. */
 export interface PaymentEvent {
   id: string;
@@ -61,13 +70,28 @@ export interface PaymentsProvider {
   setCancelAtPeriodEnd(id: string, cancelAtPeriodEnd: boolean): Promise<ProviderSubscription>;
 
   /**
-   * A setup intent to save a card for later off-session charges. Nothing calls it yet: the billing
-   * issue (free-tier overage at 10 cents a minute needs a saved card) will; kept for it.
+   * A setup intent to save a card for later off-session charges (the free tier's pay-as-you-go
+   * overage, modules/billing).
    */
   createSetupIntent(input: {
     customerId: string;
     idempotencyKey: string;
   }): Promise<{ id: string; clientSecret: string }>;
+
+  /** A setup intent as the provider reports it now (null when it does not exist). */
+  retrieveSetupIntent(id: string): Promise<ProviderSetupIntent | null>;
+
+  /**
+   * Charges a customer's saved card for metered use (overage minutes): an invoice item on the
+   * customer's next invoice. The idempotency key makes a repeated report charge once.
+   */
+  recordUsage(input: {
+    customerId: string;
+    amountCents: number;
+    currency: string;
+    description: string;
+    idempotencyKey: string;
+  }): Promise<{ id: string }>;
 
   /**
    * Checks a webhook's `Stripe-Signature` header over the raw body (Stripe's scheme, 300 s

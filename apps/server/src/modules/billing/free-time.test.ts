@@ -1,0 +1,251 @@
+import type { ServerMessage } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { createFreeTimeService, type ClockParticipant, type FreeTimeDeps } from './free-time.js';
+import { DEFAULT_RULES } from './clock.js';
+import { FakeClock } from './testing/fake-clock.js';
+
+const MIN = 60_000;
+const log = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
+
+/** The billing tables in memory, with the ledger's unique (meeting, clock, minute). */
+function memoryRepo() {
+  const clocks = new Map<string, { usedMs: number; overageAccountId: string | null }>();
+  const ledger = new Map<string, { accountId: string; minute: number; clockKey: string }>();
+  const covered = new Set<string>();
+  const repo: FreeTimeDeps['repo'] = {
+    async findClock(meetingId, clockKey) {
+      const c = clocks.get(`${meetingId}|${clockKey}`);
+      return c
+        ? {
+            meetingId,
+            clockKey,
+            usedMs: c.usedMs,
+            overageAccountId: c.overageAccountId,
+            updatedAt: new Date(),
+          }
+        : null;
+    },
+    async saveClock(meetingId, clockKey, usedMs) {
+      const k = `${meetingId}|${clockKey}`;
+      const c = clocks.get(k) ?? { usedMs: 0, overageAccountId: null };
+      clocks.set(k, { ...c, usedMs: Math.max(c.usedMs, Math.round(usedMs)) });
+    },
+    async setOverageAccount(meetingId, clockKey, accountId) {
+      const k = `${meetingId}|${clockKey}`;
+      clocks.set(k, { usedMs: clocks.get(k)?.usedMs ?? 0, overageAccountId: accountId });
+    },
+    async chargedMinutes(meetingId, clockKey) {
+      let n = 0;
+      for (const [k, v] of ledger) if (k.startsWith(`${meetingId}|${clockKey}|`)) n = Math.max(n, v.minute);
+      return n;
+    },
+    async chargeMinute(e) {
+      const k = `${e.meetingId}|${e.clockKey}|${e.minute}`;
+      if (ledger.has(k)) return null;
+      ledger.set(k, { accountId: e.accountId, minute: e.minute, clockKey: e.clockKey });
+      return `ledger-${ledger.size}`;
+    },
+    async coverEveryone(meetingId) {
+      return covered.has(meetingId);
+    },
+  };
+  return { repo, clocks, ledger, covered };
+}
+
+/** A free-time service over a fake clock and room: who is in, what they heard, who was sent away. */
+function setup(store = memoryRepo()) {
+  const clock = new FakeClock();
+  const people = new Map<string, ClockParticipant>();
+  const pro = new Set<string>();
+  const heard: Array<{ to: string; message: ServerMessage }> = [];
+  const expelled: string[] = [];
+  const reported: number[] = [];
+  const service = createFreeTimeService({
+    repo: store.repo,
+    rules: DEFAULT_RULES,
+    timers: clock,
+    participant: async (_roomId, id) => people.get(id) ?? null,
+    isPro: async (userId) => pro.has(userId),
+    send: (_roomId, to, message) => heard.push({ to, message }),
+    async expel(_roomId, id) {
+      expelled.push(id);
+      void service.gone(id);
+    },
+    charged: async ({ minute }) => {
+      reported.push(minute);
+    },
+    log,
+  });
+  clock.settle = () => service.idle();
+  const join = async (id: string, who: Partial<ClockParticipant> = {}) => {
+    people.set(id, {
+      userId: null,
+      email: null,
+      sessionKey: `guest:${id}`,
+      publicMeetingId: '123-456-789',
+      ...who,
+    });
+    await service.present('room-1', id);
+    await service.idle();
+  };
+  /** The last free_time state `id` heard. */
+  const last = (id: string) => {
+    const m = heard.filter((h) => h.to === id && h.message.type === 'free_time').at(-1)?.message;
+    if (!m || m.type !== 'free_time') throw new Error(`${id} heard no free_time`);
+    return m.freeTime;
+  };
+  return { clock, service, people, pro, heard, expelled, reported, join, last, store };
+}
+
+describe('the free-time clock (fake clock)', () => {
+  it('counts 45 minutes: hint at 10 left, prompt and warning at 40, grace at 45, removal after 30 s', async () => {
+    const s = setup();
+    await s.join('ann', { email: 'ann@example.com' });
+    expect(s.last('ann')).toMatchObject({
+      mode: 'free',
+      remainingMs: 45 * MIN,
+      prompt: false,
+      upgradeHint: false,
+    });
+
+    await s.clock.advance(35 * MIN - 1);
+    expect(s.last('ann')).toMatchObject({ mode: 'free', upgradeHint: false, warning: false, prompt: false });
+    await s.clock.advance(2);
+    expect(s.last('ann')).toMatchObject({ mode: 'free', upgradeHint: true, warning: false, prompt: false });
+
+    await s.clock.advance(5 * MIN - 2);
+    expect(s.last('ann')).toMatchObject({ prompt: false, warning: false });
+    await s.clock.advance(2);
+    expect(s.last('ann')).toMatchObject({ mode: 'free', prompt: true, warning: true, upgradeHint: true });
+    expect(s.last('ann').remainingMs).toBeLessThanOrEqual(5 * MIN);
+
+    await s.clock.advance(5 * MIN - 2);
+    expect(s.last('ann').mode).toBe('free');
+    await s.clock.advance(2);
+    expect(s.last('ann')).toMatchObject({ mode: 'grace', remainingMs: 0, graceMs: 30_000 });
+    expect(s.last('ann').graceRemainingMs).toBeGreaterThan(29_000);
+
+    await s.clock.advance(30_000 - 10);
+    expect(s.expelled).toEqual([]);
+    await s.clock.advance(10);
+    expect(s.expelled).toEqual(['ann']);
+    // Nothing is left running once the participant is gone.
+    expect(s.clock.pending).toBe(0);
+  });
+
+  it('ticks every minute while it runs', async () => {
+    const s = setup();
+    await s.join('ann');
+    const before = s.heard.length;
+    // Each tick acts a millisecond after its minute, never before it.
+    await s.clock.advance(10 * MIN + 1);
+    expect(s.heard.length - before).toBe(10);
+  });
+
+  it('a Pro participant has unlimited time: told so once, never counted, never removed', async () => {
+    const s = setup();
+    s.pro.add('u-pro');
+    await s.join('pat', { userId: 'u-pro' });
+    expect(s.last('pat')).toMatchObject({ mode: 'unlimited', reason: 'pro' });
+    await s.clock.advance(3 * 60 * MIN);
+    expect(s.expelled).toEqual([]);
+    expect(s.heard.filter((h) => h.to === 'pat')).toHaveLength(1);
+    expect(s.clock.pending).toBe(0);
+  });
+
+  it('leaving and rejoining (a new participant, the same e-mail) keeps the clock; time away is not counted', async () => {
+    const s = setup();
+    await s.join('ann-1', { email: 'Ann@Example.com' });
+    await s.clock.advance(10 * MIN);
+    await s.service.gone('ann-1');
+    await s.clock.advance(60 * MIN);
+    await s.join('ann-2', { email: 'ann@example.com' });
+    expect(s.last('ann-2').elapsedMs).toBe(10 * MIN);
+    expect(s.last('ann-2').remainingMs).toBe(35 * MIN);
+    // Another name with another e-mail is another person.
+    await s.join('bob', { email: 'bob@example.com' });
+    expect(s.last('bob').elapsedMs).toBe(0);
+  });
+
+  it('a restart keeps the clock: the time is saved on every tick', async () => {
+    const store = memoryRepo();
+    const first = setup(store);
+    await first.join('ann', { userId: 'u-ann' });
+    await first.clock.advance(20 * MIN + 30_000);
+    await first.service.shutdown();
+    const second = setup(store);
+    await second.join('ann-again', { userId: 'u-ann' });
+    expect(second.last('ann-again').elapsedMs).toBe(20 * MIN + 30_000);
+  });
+
+  it('a clock whose free time and grace are used up sends a returning participant away at once', async () => {
+    const s = setup();
+    await s.join('ann', { email: 'ann@example.com' });
+    await s.clock.advance(46 * MIN);
+    expect(s.expelled).toEqual(['ann']);
+    await s.join('ann-back', { email: 'ann@example.com' });
+    expect(s.expelled).toEqual(['ann', 'ann-back']);
+  });
+
+  it('a card saved during the grace: every started minute past 45 is charged once, and it stays', async () => {
+    const s = setup();
+    await s.join('ann', { email: 'ann@example.com' });
+    await s.clock.advance(45 * MIN + 10_000);
+    expect(s.last('ann').mode).toBe('grace');
+    const state = await s.service.startOverage('room-1', 'ann', 'acct-1');
+    expect(state).toMatchObject({ mode: 'overage', overageMinutes: 1, overageCents: 10, prompt: false });
+    await s.clock.advance(60_000);
+    expect(s.last('ann')).toMatchObject({ mode: 'overage', overageMinutes: 2, overageCents: 20 });
+    await s.clock.advance(3 * MIN);
+    expect(s.expelled).toEqual([]);
+    expect(s.last('ann').overageMinutes).toBe(5);
+    expect([...s.store.ledger.values()].map((e) => e.minute)).toEqual([1, 2, 3, 4, 5]);
+    expect(s.reported).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('the ledger charges a minute once across a reconnect and two sockets of the same person', async () => {
+    const s = setup();
+    await s.join('tab-1', { userId: 'u-ann' });
+    await s.join('tab-2', { userId: 'u-ann' });
+    await s.service.startOverage('room-1', 'tab-1', 'acct-1');
+    await s.clock.advance(47 * MIN - 1);
+    // Two sockets: one clock, 47 minutes used, not 94.
+    expect(s.last('tab-2')).toMatchObject({ mode: 'overage', overageMinutes: 2 });
+    // A reconnect: both sockets drop and come back.
+    await s.service.absent('tab-1');
+    await s.service.absent('tab-2');
+    await s.join('tab-1', { userId: 'u-ann' });
+    await s.join('tab-2', { userId: 'u-ann' });
+    await s.clock.advance(2);
+    expect(s.last('tab-1').overageMinutes).toBe(3);
+    const minutes = [...s.store.ledger.values()].map((e) => e.minute);
+    expect(minutes).toEqual([1, 2, 3]);
+    expect(new Set(minutes).size).toBe(minutes.length);
+  });
+
+  it('a Pro host covering everyone stops the clocks; turning it off runs them again from where they were', async () => {
+    const s = setup();
+    await s.join('ann', { email: 'ann@example.com' });
+    await s.clock.advance(30 * MIN);
+    s.store.covered.add('room-1');
+    await s.service.setCovered('room-1', true);
+    expect(s.last('ann')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
+    await s.clock.advance(120 * MIN);
+    expect(s.expelled).toEqual([]);
+    await s.join('bob', { email: 'bob@example.com' });
+    expect(s.last('bob')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
+    s.store.covered.delete('room-1');
+    await s.service.setCovered('room-1', false);
+    expect(s.last('ann')).toMatchObject({ mode: 'free', elapsedMs: 30 * MIN });
+    await s.clock.advance(15 * MIN + 30_000 + 1);
+    expect(s.expelled).toContain('ann');
+  });
+
+  it('billing cannot start for someone who is not in the room', async () => {
+    const s = setup();
+    await expect(s.service.startOverage('room-1', 'nobody', 'acct-1')).rejects.toMatchObject({
+      statusCode: 409,
+    });
+  });
+});

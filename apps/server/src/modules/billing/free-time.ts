@@ -1,0 +1,345 @@
+import { FREE_TIER, type FreeTimeState, type ServerMessage } from '@parley/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { HttpError } from '../../http/errors.js';
+import {
+  clockKeyOf,
+  clockState,
+  isExhausted,
+  nextActionInMs,
+  startedOverageMinutes,
+  unlimitedState,
+  type ClockRules,
+} from './clock.js';
+import type { BillingRepository } from './repository.js';
+
+/** The clock's time source and timers: the real ones, or a test's fake clock. */
+export interface Timers {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realTimers: Timers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** A participant as the clock needs it (null: gone, or the development test room). */
+export interface ClockParticipant {
+  userId: string | null;
+  email: string | null;
+  sessionKey: string;
+  publicMeetingId: string;
+}
+
+export interface FreeTimeDeps {
+  repo: Pick<
+    BillingRepository,
+    'findClock' | 'saveClock' | 'setOverageAccount' | 'chargedMinutes' | 'chargeMinute' | 'coverEveryone'
+  >;
+  rules: ClockRules;
+  timers: Timers;
+  participant(roomId: string, participantId: string): Promise<ClockParticipant | null>;
+  isPro(userId: string): Promise<boolean>;
+  /** A message to one participant's socket. */
+  send(roomId: string, participantId: string, message: ServerMessage): void;
+  /** Sends a participant whose free time and grace ran out away (free_time_ended, 4020). */
+  expel(roomId: string, participantId: string): Promise<void>;
+  /** A minute was written to the ledger: report it to the payments provider. */
+  charged(entry: {
+    ledgerId: string;
+    accountId: string;
+    publicMeetingId: string;
+    minute: number;
+  }): Promise<void>;
+  log: FastifyBaseLogger;
+}
+
+/** One person's clock in one meeting while at least one of their participants is in it. */
+interface LiveClock {
+  readonly id: string;
+  readonly roomId: string;
+  readonly key: string;
+  readonly publicMeetingId: string;
+  /** Participants (sockets in the room) of this person: the clock runs once however many. */
+  readonly members: Set<string>;
+  /** Time used before `runningSince`. */
+  usedMs: number;
+  runningSince: number | null;
+  overageAccountId: string | null;
+  chargedMinutes: number;
+  covered: boolean;
+  timer: unknown;
+}
+
+/**
+ * The free tier's clock, kept by the server (spec §4, §9; DESIGN.md): for every participant
+ * without Pro it counts the time used in the meeting, per person (account, else the join form's
+ * e-mail, else the browser), persisted on every tick so that leaving, rejoining, reloading or a
+ * restart does not reset it. It runs while one of the person's participants is in the room (two
+ * sockets count once). It tells the participant its state (`free_time`) at each threshold and
+ * minute tick, sends it away when the free time and grace ran out without a card, and once
+ * billing started charges every started minute past the free time in the ledger, once.
+ * Every change runs in one queue, so ticks, arrivals and departures never interleave.
+ */
+export function createFreeTimeService(deps: FreeTimeDeps) {
+  const { rules, timers, repo, log } = deps;
+  const clocks = new Map<string, LiveClock>();
+  /** Participant → its clock's id. */
+  const clockOf = new Map<string, string>();
+  /** Participants whose time is unlimited because they have Pro. */
+  const pro = new Set<string>();
+  /** The browser id each participant joined with (the clock key of a guest without e-mail). */
+  const browsers = new Map<string, string>();
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  function run<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const next = queue.then(fn);
+    queue = next.catch((err: unknown) => log.error({ err }, `free-time clock: ${what} failed`));
+    return next;
+  }
+
+  const elapsedOf = (c: LiveClock): number =>
+    c.usedMs + (c.runningSince === null ? 0 : timers.now() - c.runningSince);
+
+  function stateOf(c: LiveClock): FreeTimeState {
+    if (c.covered) return unlimitedState('covered', rules);
+    return clockState(
+      elapsedOf(c),
+      {
+        overage: c.overageAccountId !== null,
+        chargedMinutes: c.chargedMinutes,
+        running: c.runningSince !== null,
+      },
+      rules,
+    );
+  }
+
+  function tell(c: LiveClock): void {
+    const freeTime = stateOf(c);
+    for (const id of c.members) deps.send(c.roomId, id, { type: 'free_time', freeTime });
+  }
+
+  function stop(c: LiveClock): void {
+    if (c.timer !== null) timers.clearTimeout(c.timer);
+    c.timer = null;
+    if (c.runningSince !== null) {
+      c.usedMs += timers.now() - c.runningSince;
+      c.runningSince = null;
+    }
+  }
+
+  function schedule(c: LiveClock): void {
+    if (c.timer !== null) timers.clearTimeout(c.timer);
+    c.timer = null;
+    if (closed || c.covered || c.runningSince === null) return;
+    // One millisecond late rather than early: the threshold has always passed when it acts.
+    const ms = nextActionInMs(elapsedOf(c), c.overageAccountId !== null, rules) + 1;
+    c.timer = timers.setTimeout(() => {
+      c.timer = null;
+      void run('tick', () => act(c));
+    }, ms);
+  }
+
+  /** Charges every started minute past the free time not charged yet (the ledger keeps it once). */
+  async function charge(c: LiveClock, elapsedMs: number): Promise<void> {
+    const accountId = c.overageAccountId;
+    if (!accountId) return;
+    const due = startedOverageMinutes(elapsedMs, rules);
+    for (let minute = c.chargedMinutes + 1; minute <= due; minute++) {
+      const ledgerId = await repo.chargeMinute({
+        meetingId: c.roomId,
+        publicMeetingId: c.publicMeetingId,
+        clockKey: c.key,
+        minute,
+        accountId,
+        amountCents: FREE_TIER.overageCentsPerMinute,
+      });
+      c.chargedMinutes = minute;
+      if (ledgerId) {
+        deps
+          .charged({ ledgerId, accountId, publicMeetingId: c.publicMeetingId, minute })
+          .catch((err: unknown) => log.error({ err, ledgerId }, 'could not report overage usage'));
+      }
+    }
+  }
+
+  /** The clock's tick: save, charge, send away or tell, and wait for the next action. */
+  async function act(c: LiveClock): Promise<void> {
+    if (clocks.get(c.id) !== c || c.covered) return;
+    const elapsed = elapsedOf(c);
+    await repo.saveClock(c.roomId, c.key, elapsed);
+    await charge(c, elapsed);
+    if (isExhausted(elapsed, c.overageAccountId !== null, rules)) {
+      stop(c);
+      const members = [...c.members];
+      clocks.delete(c.id);
+      for (const id of members) clockOf.delete(id);
+      for (const id of members) {
+        await deps.expel(c.roomId, id).catch((err: unknown) => log.error({ err }, 'could not end free time'));
+      }
+      return;
+    }
+    tell(c);
+    schedule(c);
+  }
+
+  async function open(roomId: string, key: string, publicMeetingId: string): Promise<LiveClock> {
+    const id = `${roomId}|${key}`;
+    const live = clocks.get(id);
+    if (live) return live;
+    const [row, chargedMinutes, covered] = await Promise.all([
+      repo.findClock(roomId, key),
+      repo.chargedMinutes(roomId, key),
+      repo.coverEveryone(roomId),
+    ]);
+    const c: LiveClock = {
+      id,
+      roomId,
+      key,
+      publicMeetingId,
+      members: new Set(),
+      usedMs: row?.usedMs ?? 0,
+      runningSince: null,
+      overageAccountId: row?.overageAccountId ?? null,
+      chargedMinutes,
+      covered,
+      timer: null,
+    };
+    clocks.set(id, c);
+    return c;
+  }
+
+  function leave(participantId: string): Promise<void> | null {
+    const id = clockOf.get(participantId);
+    clockOf.delete(participantId);
+    const c = id ? clocks.get(id) : undefined;
+    if (!c) return null;
+    c.members.delete(participantId);
+    if (c.members.size > 0) return null;
+    stop(c);
+    clocks.delete(c.id);
+    return repo.saveClock(c.roomId, c.key, c.usedMs);
+  }
+
+  return {
+    rules,
+
+    /** The browser id a participant joined with (before it enters). */
+    identify(participantId: string, browserId: string | undefined): void {
+      if (browserId) browsers.set(participantId, browserId);
+    },
+
+    /** An admitted participant's socket is in the room: its clock runs (or it hears it has none). */
+    present(roomId: string, participantId: string): Promise<void> {
+      return run('present', async () => {
+        if (closed) return;
+        const p = await deps.participant(roomId, participantId);
+        if (!p) return;
+        if (p.userId && (await deps.isPro(p.userId))) {
+          pro.add(participantId);
+          deps.send(roomId, participantId, { type: 'free_time', freeTime: unlimitedState('pro', rules) });
+          return;
+        }
+        const key = clockKeyOf({ ...p, browserId: browsers.get(participantId) ?? null });
+        const c = await open(roomId, key, p.publicMeetingId);
+        c.members.add(participantId);
+        clockOf.set(participantId, c.id);
+        if (c.covered) {
+          tell(c);
+          return;
+        }
+        if (c.runningSince === null) c.runningSince = timers.now();
+        await act(c);
+      });
+    },
+
+    /** The participant's socket left the room (disconnected, left, removed): its clock stops. */
+    absent(participantId: string): Promise<void> {
+      return run('absent', async () => {
+        pro.delete(participantId);
+        await leave(participantId);
+      });
+    },
+
+    /** The participant is gone for good (its browser id is forgotten too). */
+    gone(participantId: string): Promise<void> {
+      browsers.delete(participantId);
+      return this.absent(participantId);
+    },
+
+    /**
+     * Billing starts for a participant in the room (POST /api/billing/start): the account's card
+     * pays every started minute past the free time from now on, and those already started.
+     */
+    startOverage(roomId: string, participantId: string, accountId: string): Promise<FreeTimeState> {
+      return run('start overage', async () => {
+        if (pro.has(participantId)) return unlimitedState('pro', rules);
+        const id = clockOf.get(participantId);
+        const c = id ? clocks.get(id) : undefined;
+        if (!c || c.roomId !== roomId) throw new HttpError(409, 'Join the meeting before starting billing');
+        c.overageAccountId = accountId;
+        await repo.setOverageAccount(c.roomId, c.key, accountId);
+        if (c.covered) return stateOf(c);
+        await act(c);
+        return stateOf(c);
+      });
+    },
+
+    /** A Pro host turned "cover everyone" on or off: the room's clocks stop or run again. */
+    setCovered(roomId: string, covered: boolean): Promise<void> {
+      return run('cover', async () => {
+        for (const c of [...clocks.values()]) {
+          if (c.roomId !== roomId || c.covered === covered) continue;
+          if (covered) {
+            stop(c);
+            await repo.saveClock(c.roomId, c.key, c.usedMs);
+            c.covered = true;
+            tell(c);
+          } else {
+            c.covered = false;
+            c.runningSince = timers.now();
+            await act(c);
+          }
+        }
+      });
+    },
+
+    /** The participant's current state (null: not in a room). */
+    stateOf(participantId: string): FreeTimeState | null {
+      if (pro.has(participantId)) return unlimitedState('pro', rules);
+      const id = clockOf.get(participantId);
+      const c = id ? clocks.get(id) : undefined;
+      return c ? stateOf(c) : null;
+    },
+
+    /** Everything queued so far has run (tests). */
+    async idle(): Promise<void> {
+      for (;;) {
+        const q = queue;
+        await q;
+        if (q === queue) return;
+      }
+    },
+
+    /** Server shutdown: every running clock is saved and no timer is left. */
+    async shutdown(): Promise<void> {
+      await run('shutdown', async () => {
+        closed = true;
+        for (const c of clocks.values()) {
+          stop(c);
+          await repo.saveClock(c.roomId, c.key, c.usedMs);
+        }
+        clocks.clear();
+        clockOf.clear();
+      });
+    },
+  };
+}
+export type FreeTimeService = ReturnType<typeof createFreeTimeService>;

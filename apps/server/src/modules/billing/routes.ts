@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import {
+  billingStartBodySchema,
+  billingStartResponseSchema,
+  billingUsageSchema,
+  freeTimeCoverBodySchema,
+  freeTimeCoverSchema,
+  saveMethodBodySchema,
+  saveMethodResponseSchema,
+  setupIntentBodySchema,
+  setupIntentResponseSchema,
+} from '@parley/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireUser, signedInFirst } from '../auth/guards.js';
+import { presentedJoinToken } from '../rooms/access.js';
+import type { BillingCaller } from './service.js';
+
+/** The guest's billing cookie: proves that a card saved without an account is this browser's. */
+export const BILLING_COOKIE = 'parley_billing';
+const BILLING_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
+
+const meetingParams = z.object({ meetingId: z.string().min(1).max(64) });
+
+/**
+ * The free tier's calls (spec §7): saving a card (setup intent, save method), starting overage
+ * billing in a meeting, the caller's usage, and a Pro host's "cover everyone".
+ */
+export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const secure = app.config.publicUrl.startsWith('https://');
+  const callerOf = (request: FastifyRequest): BillingCaller => ({
+    user: request.auth?.user ?? null,
+    billingToken: request.cookies[BILLING_COOKIE] ?? null,
+  });
+  /** A guest without a billing cookie gets one (the owner of the card it is about to save). */
+  const ensureOwner = (request: FastifyRequest, reply: FastifyReply): BillingCaller => {
+    const caller = callerOf(request);
+    if (caller.user || caller.billingToken) return caller;
+    const token = randomBytes(32).toString('base64url');
+    reply.setCookie(BILLING_COOKIE, token, {
+      path: '/api',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      maxAge: BILLING_COOKIE_MAX_AGE_S,
+    });
+    return { user: null, billingToken: token };
+  };
+
+  app.post(
+    '/api/payment/setup-intent',
+    { schema: { body: setupIntentBodySchema, response: { 200: setupIntentResponseSchema } } },
+    async (request, reply) => app.billing.setupIntent(ensureOwner(request, reply), request.body.email),
+  );
+
+  app.post(
+    '/api/payment/save-method',
+    { schema: { body: saveMethodBodySchema, response: { 200: saveMethodResponseSchema } } },
+    async (request) =>
+      app.billing.saveMethod(callerOf(request), request.body.email, request.body.paymentMethodId),
+  );
+
+  app.post(
+    '/api/billing/start',
+    { schema: { body: billingStartBodySchema, response: { 200: billingStartResponseSchema } } },
+    async (request) => {
+      const { meetingId, participantEmail } = request.body;
+      return app.billing.start(
+        callerOf(request),
+        meetingId,
+        participantEmail,
+        presentedJoinToken(request, meetingId),
+      );
+    },
+  );
+
+  app.get('/api/billing/usage', { schema: { response: { 200: billingUsageSchema } } }, async (request) =>
+    app.billing.usage(callerOf(request)),
+  );
+
+  app.get(
+    '/api/meetings/:meetingId/free-time-cover',
+    {
+      preValidation: signedInFirst,
+      schema: { params: meetingParams, response: { 200: freeTimeCoverSchema } },
+    },
+    async (request) => app.billing.cover(requireUser(request), request.params.meetingId),
+  );
+
+  app.put(
+    '/api/meetings/:meetingId/free-time-cover',
+    {
+      preValidation: signedInFirst,
+      schema: {
+        params: meetingParams,
+        body: freeTimeCoverBodySchema,
+        response: { 200: freeTimeCoverSchema },
+      },
+    },
+    async (request) =>
+      app.billing.cover(requireUser(request), request.params.meetingId, request.body.coverEveryone),
+  );
+};
