@@ -1,7 +1,8 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin, type Rollup } from 'vite';
@@ -51,8 +52,26 @@ function roomPreload(): Plugin {
   };
 }
 
+/**
+ * Excalidraw (the meeting whiteboard) loads its fonts from `window.EXCALIDRAW_ASSET_PATH`, else
+ * from a public CDN that the CSP (rightly) refuses. Its font files are copied into the build at
+ * /excalidraw-assets/fonts/, served by our own server.
+ */
+function excalidrawAssets(): Plugin {
+  return {
+    name: 'parley:excalidraw-assets',
+    apply: 'build',
+    writeBundle(options) {
+      if (!options.dir) return;
+      const entry = createRequire(import.meta.url).resolve('@excalidraw/excalidraw');
+      const fonts = path.join(path.dirname(entry), 'fonts');
+      cpSync(fonts, path.join(options.dir, 'excalidraw-assets', 'fonts'), { recursive: true });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), roomPreload()],
+  plugins: [react(), tailwindcss(), roomPreload(), excalidrawAssets()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   build: {
     outDir: 'dist',

@@ -36,6 +36,8 @@ export function useShortcuts(handler: (a: ShortcutAction) => void, enabled: bool
       if (e.defaultPrevented || e.repeat) return;
       // An open dialog handles its own keys.
       if (document.querySelector('[role="dialog"]')) return;
+      // The whiteboard (Excalidraw) has single-letter keys of its own (R, P, T, Escape...).
+      if (document.querySelector('[data-own-shortcuts]')) return;
       const action = shortcutFor(e);
       if (!action) return;
       e.preventDefault();

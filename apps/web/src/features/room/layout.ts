@@ -6,7 +6,8 @@ import { Store } from '@/lib/store';
  * hooks read and change it, so no component passes these down as props.
  */
 
-export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools';
+/** 'collab': the collaboration area (whiteboard and notes, issue 14), shown wider. */
+export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools' | 'collab';
 export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade';
 
 export interface LayoutState {
@@ -16,7 +17,7 @@ export interface LayoutState {
   chatRead: number;
 }
 
-/** One of none/participants/chat/ai/tools; choosing the active one closes the panel (spec §2). */
+/** One of none/participants/chat/ai/tools/collab; choosing the active one closes the panel (spec §2). */
 export function togglePanel(current: PanelId, clicked: PanelId): PanelId {
   return current === clicked ? 'none' : clicked;
 }

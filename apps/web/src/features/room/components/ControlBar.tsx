@@ -1,4 +1,5 @@
 import {
+  PenLine,
   Bot,
   MessageSquare,
   Mic,
@@ -88,6 +89,16 @@ export function ToolsToggle() {
   );
 }
 
+/** The collaboration area (whiteboard and notes). */
+export function CollabToggle() {
+  const { open, buttonProps } = usePanelToggle('collab');
+  return (
+    <BarButton {...buttonProps} tone={open ? 'active' : 'default'}>
+      <PenLine />
+    </BarButton>
+  );
+}
+
 export function MicToggle() {
   const { muted, buttonProps } = useMicToggle();
   return (
@@ -168,6 +179,7 @@ export function ControlBar() {
         <PeopleToggle />
         <ChatToggle />
         <ToolsToggle />
+        <CollabToggle />
       </div>
       <MicToggle />
       <CameraToggle />

@@ -4,6 +4,7 @@ import {
   MessageSquare,
   Mic,
   MicOff,
+  PenLine,
   Sparkles,
   UserCheck,
   UserMinus,
@@ -13,6 +14,7 @@ import {
   Wrench,
   X,
 } from 'lucide-react';
+import { lazy, Suspense } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
@@ -23,11 +25,16 @@ import { useRoomContext, useRoomState } from '../room-context';
 import { ToolsPanel } from '../ai/ToolsPanel';
 import { ChatPanel } from './ChatPanel';
 
+// The whiteboard and notes (Excalidraw, TipTap, Yjs) load only when the area is first opened, so
+// the landing page and the room's first frame do not pay for them.
+const CollaborateArea = lazy(() => import('@/features/collaboration/CollaborateArea'));
+
 const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[] = [
   { id: 'participants', label: 'People', icon: Users },
   { id: 'chat', label: 'Chat & Files', icon: MessageSquare },
   { id: 'ai', label: 'AI', icon: Bot },
   { id: 'tools', label: 'Tools', icon: Wrench },
+  { id: 'collab', label: 'Collaborate', icon: PenLine },
 ];
 
 function PersonRow({
@@ -209,7 +216,10 @@ export function SidePanel() {
   return (
     <aside
       aria-label="Side panel"
-      className="fixed inset-0 z-30 flex flex-col bg-slate-900 text-slate-100 md:static md:z-auto md:w-80 md:shrink-0 md:rounded-xl md:ring-1 md:ring-white/10 lg:w-96"
+      className={cn(
+        'fixed inset-0 z-30 flex flex-col bg-slate-900 text-slate-100 md:static md:z-auto md:shrink-0 md:rounded-xl md:ring-1 md:ring-white/10',
+        panel === 'collab' ? 'md:w-[min(62vw,60rem)]' : 'md:w-80 lg:w-96',
+      )}
     >
       <div
         className="flex items-center gap-1 border-b border-white/10 p-2"
@@ -250,6 +260,11 @@ export function SidePanel() {
         ) : null}
         {panel === 'ai' ? <AiTab onOpenTools={() => onPanel('tools')} /> : null}
         {panel === 'tools' ? <ToolsPanel /> : null}
+        {panel === 'collab' ? (
+          <Suspense fallback={<p className="p-4 text-sm text-slate-400">Loading the whiteboard...</p>}>
+            <CollaborateArea />
+          </Suspense>
+        ) : null}
       </div>
     </aside>
   );

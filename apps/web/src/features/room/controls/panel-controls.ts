@@ -8,6 +8,7 @@ const PANEL_BUTTONS = {
   participants: { label: 'People', shortcut: 'P' },
   chat: { label: 'Chat', shortcut: 'C' },
   tools: { label: 'AI Tools', shortcut: 'T' },
+  collab: { label: 'Collaborate', shortcut: undefined },
 } as const;
 
 /** Opens and closes the side panel; the one in use has to be chosen again to close (spec §2). */
