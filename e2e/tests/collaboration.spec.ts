@@ -126,6 +126,27 @@ describe('collaboration in the meeting', () => {
     expect(errors.late).toEqual([]);
   });
 
+  it('the host reads the notes afterwards from My Meetings', async () => {
+    for (const [viewport, name] of [
+      [VIEWPORTS.desktop, 'desktop'],
+      [VIEWPORTS.phone, 'phone'],
+    ] as const) {
+      const page = await hostPage.context().newPage();
+      await page.setViewportSize(viewport);
+      await page.goto(`/meetings/${meetingId}/notes`);
+      const article = page.getByTestId('meeting-notes');
+      await article.waitFor();
+      const text = (await article.textContent()) ?? '';
+      expect(text).toContain('Hana writes the agenda.');
+      expect(text).toContain('Written offline.');
+      await screenshot(page, `collab-meeting-notes-${name}`);
+      await page.close();
+    }
+    // Nobody else: the guest's browser is not signed in as the owner.
+    const res = await guestPage.request.get(`/api/meetings/${meetingId}/notes`);
+    expect(res.status()).toBe(401);
+  });
+
   it('exports the board as a PNG', async () => {
     const host = new Collaborate(hostPage);
     await host.whiteboard();

@@ -28,6 +28,12 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'meetings/:meetingId/notes',
+        lazy: async () => ({
+          Component: (await import('@/features/collaboration/MeetingNotesPage')).MeetingNotesPage,
+        }),
+      },
+      {
         path: 'settings',
         lazy: async () => ({ Component: (await import('@/features/settings/SettingsPage')).SettingsPage }),
       },

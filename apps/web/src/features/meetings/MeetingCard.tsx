@@ -1,6 +1,6 @@
 import type { Meeting } from '@parley/protocol';
 import { formatMeetingTime } from '@parley/protocol/meetings';
-import { Check, Clock, Copy, Lock, Pencil, Play, Repeat, Trash2, Users } from 'lucide-react';
+import { Check, Clock, Copy, Lock, Pencil, Play, Repeat, StickyNote, Trash2, Users } from 'lucide-react';
 import { AlertDialog } from 'radix-ui';
 import { Link, useNavigate } from 'react-router';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
@@ -147,6 +147,11 @@ export function MeetingCard({
               </Link>
             </Button>
           ) : null}
+          <Button asChild size="sm" variant="ghost">
+            <Link to={`/meetings/${meeting.meetingId}/notes`}>
+              <StickyNote /> Notes
+            </Link>
+          </Button>
           <DeleteButton meeting={meeting} onDelete={onDelete} busy={deleting} />
         </div>
       </CardContent>
