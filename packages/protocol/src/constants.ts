@@ -198,7 +198,7 @@ export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
   pdfExport: true,
   analytics: false,
   backgroundEffects: true,
-  whiteboard: false,
+  whiteboard: true,
   recording: false,
   largeMeetings: false,
 };
