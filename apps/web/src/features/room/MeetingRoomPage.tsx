@@ -4,7 +4,8 @@ import { toast } from '@/components/ui/toast-store';
 import { useUser } from '@/features/auth/api';
 import { useSubscriptionStatus } from '@/features/subscription/api';
 import { useStore } from '@/lib/use-store';
-import { joinMeeting } from './api';
+import { BILLING_MESSAGES } from '@parley/protocol/billing';
+import { joinMeeting, registerParticipant } from './api';
 import { PreJoinDialog } from './components/PreJoinDialog';
 import { RoomView } from './components/RoomView';
 import { EndScreen, JoiningScreen, PasswordScreen, WaitingScreen } from './components/StatusScreens';
@@ -17,12 +18,18 @@ function useIsPro(): boolean {
   return !!status.data?.isActive;
 }
 
+/** The signed-in user's e-mail ('' for a guest): the billing join form fills it in. */
+function useUserEmail(): string {
+  return useUser().user?.email ?? '';
+}
+
 /** /meeting/{meetingId}: one screen per phase of the RoomController, full screen. */
 export function MeetingRoomPage() {
   const { meetingId = '' } = useParams();
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const isPro = useIsPro();
+  const userEmail = useUserEmail();
   const [controller] = useState(
     () =>
       new RoomController({
@@ -30,6 +37,7 @@ export function MeetingRoomPage() {
         queryName: (query.get('name') ?? '').trim(),
         wantsHost: query.get('host') === 'true',
         join: joinMeeting,
+        register: registerParticipant,
         notify: (n) => toast(n),
       }),
   );
@@ -44,6 +52,19 @@ export function MeetingRoomPage() {
     document.title = `Meeting ${meetingId} · Parley`;
   }, [meetingId]);
 
+  // Spec §4: when the free time and grace ran out without a card, the call ends and the person
+  // goes to / ('Call Ended' / 'Free time expired without payment method.').
+  const freeTimeEnded = state.phase === 'ended' && state.reason === 'free_time';
+  useEffect(() => {
+    if (!freeTimeEnded) return;
+    toast({
+      title: BILLING_MESSAGES.endedTitle,
+      description: BILLING_MESSAGES.endedBody,
+      variant: 'destructive',
+    });
+    void navigate('/');
+  }, [freeTimeEnded, navigate]);
+
   switch (state.phase) {
     case 'idle':
     case 'joining':
@@ -56,6 +77,8 @@ export function MeetingRoomPage() {
             meetingId={meetingId}
             media={state.media}
             initialName={(query.get('name') ?? '').trim()}
+            askEmail={!isPro && query.get('host') !== 'true'}
+            initialEmail={userEmail}
             onJoin={(choice) => controller.join(choice)}
             onCancel={() => navigate('/')}
           />

@@ -1,4 +1,9 @@
-import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
+import type {
+  JoinRequest,
+  JoinResponse,
+  ParticipantRegistration,
+  ParticipantRegistrationResponse,
+} from '@parley/protocol/ws';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api';
 
@@ -62,19 +67,24 @@ export const resumeTokenStore = {
  */
 export const joinChoiceStore = {
   key: (meetingId: string) => `meeting-join-${meetingId}`,
-  load(meetingId: string): { name: string; audio: boolean; video: boolean } | null {
+  load(meetingId: string): { name: string; audio: boolean; video: boolean; email?: string } | null {
     try {
       const v = JSON.parse(sessionStorage.getItem(this.key(meetingId)) ?? 'null') as unknown;
       if (v && typeof v === 'object' && 'name' in v && typeof v.name === 'string') {
-        const o = v as { name: string; audio?: unknown; video?: unknown };
-        return { name: o.name, audio: o.audio === true, video: o.video !== false };
+        const o = v as { name: string; audio?: unknown; video?: unknown; email?: unknown };
+        return {
+          name: o.name,
+          audio: o.audio === true,
+          video: o.video !== false,
+          ...(typeof o.email === 'string' ? { email: o.email } : {}),
+        };
       }
     } catch {
       // unreadable: start over
     }
     return null;
   },
-  save(meetingId: string, choice: { name: string; audio: boolean; video: boolean }): void {
+  save(meetingId: string, choice: { name: string; audio: boolean; video: boolean; email?: string }): void {
     try {
       sessionStorage.setItem(this.key(meetingId), JSON.stringify(choice));
     } catch {
@@ -89,6 +99,35 @@ export const joinChoiceStore = {
     }
   },
 };
+
+/**
+ * This browser's own random id (local storage): a guest who gave no e-mail keeps its free-time
+ * clock by it across reloads and rejoins. Undefined when storage is disabled.
+ */
+export function browserId(storage: Storage | undefined = globalThis.localStorage): string | undefined {
+  try {
+    let id = storage?.getItem('parley-browser-id') ?? null;
+    if (!id) {
+      id = typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+      storage?.setItem('parley-browser-id', id);
+    }
+    return id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The billing join form's registration (spec §7): name and e-mail, answered like a join. */
+export function registerParticipant(
+  meetingId: string,
+  body: ParticipantRegistration,
+): Promise<ParticipantRegistrationResponse> {
+  return apiRequest<ParticipantRegistrationResponse>(
+    'POST',
+    `/api/meetings/${encodeURIComponent(meetingId)}/participants`,
+    body,
+  );
+}
 
 export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinResponse> {
   return apiRequest<JoinResponse>('POST', `/api/meetings/${encodeURIComponent(meetingId)}/join`, body);

@@ -1,8 +1,13 @@
 import { JOINED_TOAST_MS, MEETING_ID_PATTERN } from '@parley/protocol/constants';
-import { TEST_ROOM_ID, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
+import {
+  TEST_ROOM_ID,
+  type JoinRequest,
+  type JoinResponse,
+  type ParticipantRegistration,
+} from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
 import { Store } from '@/lib/store';
-import { classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';
+import { browserId, classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';
 import { installDebugHandle } from './debug';
 import { PeerConnectionReserve, mediaPermissionGranted } from './media/connection-reserve';
 import { LocalMedia } from './media/local-media';
@@ -27,6 +32,11 @@ export interface RoomControllerOptions {
   /** `host=true` in the link (the server decides whether this person really is the host). */
   wantsHost: boolean;
   join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
+  /**
+   * The billing join form's registration (POST /participants, name + e-mail); a join with an
+   * e-mail that is not a host's goes through it. Without it every join uses `join`.
+   */
+  register?: (meetingId: string, body: ParticipantRegistration) => Promise<JoinResponse>;
   notify: (n: Notice) => void;
   /** The room socket (tests pass a fake). */
   createSocket?: (url: string) => WebSocketLike;
@@ -43,6 +53,7 @@ const CLOSE_TO_END: Record<CloseReason, EndKind> = {
   forbidden: 'error',
   expired: 'connection_lost',
   gave_up: 'connection_lost',
+  free_time: 'free_time',
 };
 
 export class RoomController {
@@ -123,11 +134,26 @@ export class RoomController {
       isMuted: !choice.audio,
       isVideoOn: choice.video,
       sessionId: meetingSessionId(this.opts.meetingId),
+      browserId: browserId(),
       ...(password ? { password } : {}),
       ...(resumeToken ? { resumeToken } : {}),
     };
     const current = () => attempt === this.attempt && this.state.phase === 'joining';
-    this.opts.join(this.opts.meetingId, body).then(
+    const { register } = this.opts;
+    const call =
+      choice.email && register && !this.opts.wantsHost
+        ? register(this.opts.meetingId, {
+            name: body.name,
+            email: choice.email,
+            sessionId: body.sessionId,
+            isMuted: body.isMuted,
+            isVideoOn: body.isVideoOn,
+            ...(password ? { password } : {}),
+            ...(resumeToken ? { resumeToken } : {}),
+            ...(body.browserId ? { browserId: body.browserId } : {}),
+          })
+        : this.opts.join(this.opts.meetingId, body);
+    call.then(
       (res) => {
         if (current()) this.enterRoom(res, choice, media);
       },
@@ -165,6 +191,7 @@ export class RoomController {
         host: res.isHost,
       }),
       media,
+      billingEmail: choice.email ?? null,
       notify: this.opts.notify,
       createSocket: this.opts.createSocket,
       createPeerConnection: (config, use) => this.reserve?.take(config, use) ?? new RTCPeerConnection(config),
@@ -181,6 +208,7 @@ export class RoomController {
             name: choice.name,
             audio: !m.isMuted,
             video: m.isVideoOn,
+            ...(choice.email ? { email: choice.email } : {}),
           });
       }),
     ];

@@ -6,6 +6,7 @@ import { Captions } from './ai/captions';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
+import { FreeTimeClient } from '@/features/billing/free-time';
 
 /**
  * One joined meeting: the SignalClient, the PeerMesh and the LocalMedia wired together, plus the
@@ -46,6 +47,8 @@ export interface RoomSessionOptions {
   joinToken: string;
   socketUrl: string;
   media: LocalMedia;
+  /** The billing join form's e-mail, if one was given (the payment card starts with it). */
+  billingEmail?: string | null;
   notify: (n: Notice) => void;
   createSocket?: (url: string) => WebSocketLike;
   /** Where peer connections come from (the room page's PeerConnectionReserve). */
@@ -58,6 +61,9 @@ export class RoomSession {
   readonly mesh: PeerMesh;
   /** Live transcription and translation (room state, this listener's language, the microphone stream). */
   readonly captions: Captions;
+  /** This participant's free-time clock, as the server reports it (`free_time`). */
+  readonly freeTime: FreeTimeClient;
+  readonly billingEmail: string | null;
   readonly media: LocalMedia;
   readonly joinToken: string;
   readonly meetingId: string;
@@ -90,6 +96,8 @@ export class RoomSession {
       createPeerConnection: opts.createPeerConnection,
     });
     this.captions = new Captions({ signal: this.signal, media: this.media, log: opts.log });
+    this.freeTime = new FreeTimeClient(this.signal);
+    this.billingEmail = opts.billingEmail ?? null;
     this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
       self: null,
@@ -344,6 +352,7 @@ export class RoomSession {
     if (this.existingTimer) clearTimeout(this.existingTimer);
     for (const c of this.cleanups.splice(0)) c();
     this.captions.dispose();
+    this.freeTime.dispose();
     this.mesh.closeAll();
     if (this.signal.state !== 'closed') this.signal.leave();
   }

@@ -48,6 +48,8 @@ export type EndKind =
   | 'left'
   | 'connection_lost'
   | 'replaced'
+  /** The free time and its grace ran out without a saved card (spec §4, §8: 'Call Ended'). */
+  | 'free_time'
   | 'error';
 
 /** What the person joins as: the display name and whether the microphone and camera are on. */
@@ -55,6 +57,11 @@ export interface JoinChoice {
   name: string;
   audio: boolean;
   video: boolean;
+  /**
+   * The e-mail of the billing join form (spec §2 generation (a), §5): a participant without Pro
+   * registers with it (POST /participants), and its free-time clock is kept by it.
+   */
+  email?: string;
 }
 
 /** Returns the error text for a display name, or null when it is valid (spec §5). */

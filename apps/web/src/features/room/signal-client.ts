@@ -33,7 +33,9 @@ export type CloseReason =
   | 'unauthorized'
   | 'forbidden'
   | 'expired'
-  | 'gave_up';
+  | 'gave_up'
+  /** The free time and its grace ran out without a saved card (4020). */
+  | 'free_time';
 
 export interface SignalSnapshot {
   state: SignalState;
@@ -88,6 +90,7 @@ const TERMINAL_CODES: Partial<Record<number, CloseReason>> = {
   [WS_CLOSE.unauthorized]: 'unauthorized',
   [WS_CLOSE.forbidden]: 'forbidden',
   [WS_CLOSE.sessionEnded]: 'expired',
+  [WS_CLOSE.freeTimeExpired]: 'free_time',
 };
 
 /** Client messages that carry a requestId and get a reply. */
@@ -225,6 +228,9 @@ export class SignalClient {
         break;
       case 'removed':
         this.finish('removed', msg.message);
+        break;
+      case 'free_time_ended':
+        this.finish('free_time', msg.message);
         break;
       case 'error':
         if (msg.code === 'invalid_token' && this.state !== 'joined') {

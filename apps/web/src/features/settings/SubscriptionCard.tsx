@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Skeleton } from '@/components/ui/spinner';
+import { UsageSummary } from '@/features/billing/UsageSummary';
 import { useSubscriptionStatus } from '@/features/subscription/api';
 
 function formatDate(iso: string | null | undefined): string | null {
@@ -68,6 +69,7 @@ export function SubscriptionCard({ email }: { email: string }) {
             </Button>
           </div>
         )}
+        <UsageSummary />
       </CardContent>
     </Card>
   );

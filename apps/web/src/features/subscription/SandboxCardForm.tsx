@@ -62,7 +62,12 @@ export function SandboxCardForm({
     try {
       const result = await confirm.mutateAsync({ clientSecret, cardNumber, expiry, cvc });
       if (result.status === 'requires_action') setAuthOpen(true);
-      else onOutcome({ kind: result.status === 'succeeded' ? 'succeeded' : 'processing' });
+      else
+        onOutcome(
+          result.status === 'succeeded'
+            ? { kind: 'succeeded', paymentMethodId: result.paymentMethod ?? null }
+            : { kind: 'processing' },
+        );
     } catch (err) {
       fail(err);
     }
@@ -72,7 +77,11 @@ export function SandboxCardForm({
     try {
       const result = await authenticate.mutateAsync({ clientSecret, outcome });
       setAuthOpen(false);
-      onOutcome({ kind: result.status === 'succeeded' ? 'succeeded' : 'processing' });
+      onOutcome(
+        result.status === 'succeeded'
+          ? { kind: 'succeeded', paymentMethodId: result.paymentMethod ?? null }
+          : { kind: 'processing' },
+      );
     } catch (err) {
       setAuthOpen(false);
       fail(err);

@@ -35,7 +35,10 @@ function PaymentForm({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!stripe || !elements) return;
+    if (!stripe || !elements) {
+      onOutcome({ kind: 'error', setup, message: 'Card element not found' });
+      return;
+    }
     setBusy(true);
     const confirmParams = { return_url: `${window.location.origin}${successPath(email)}` };
     try {
@@ -47,7 +50,9 @@ function PaymentForm({
         return;
       }
       const status = 'paymentIntent' in result ? result.paymentIntent?.status : result.setupIntent?.status;
-      onOutcome({ kind: status === 'succeeded' ? 'succeeded' : 'processing' });
+      const method = 'setupIntent' in result ? result.setupIntent?.payment_method : null;
+      const paymentMethodId = typeof method === 'string' ? method : (method?.id ?? null);
+      onOutcome(status === 'succeeded' ? { kind: 'succeeded', paymentMethodId } : { kind: 'processing' });
     } catch (err) {
       onOutcome({ kind: 'error', setup, message: err instanceof Error ? err.message : null });
     } finally {

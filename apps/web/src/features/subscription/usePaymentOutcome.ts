@@ -2,7 +2,10 @@ import { useNavigate } from 'react-router';
 import { toast } from '@/components/ui/toast-store';
 
 export type PaymentOutcome =
-  { kind: 'succeeded' } | { kind: 'processing' } | { kind: 'error'; setup: boolean; message: string | null };
+  /** `paymentMethodId`: the card a succeeded setup intent saved (the free tier's save-method). */
+  | { kind: 'succeeded'; paymentMethodId?: string | null }
+  | { kind: 'processing' }
+  | { kind: 'error'; setup: boolean; message: string | null };
 
 /**
  * What follows a payment or setup confirmation (spec §4, §8): succeeded → 'Subscription Active!'

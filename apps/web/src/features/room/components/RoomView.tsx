@@ -1,4 +1,5 @@
 import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
+import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
 import { CaptionsOverlay } from '../ai/CaptionsOverlay';
 import { useRoomShortcuts } from '../controls/shortcuts';
@@ -104,6 +105,7 @@ export function RoomView() {
       </div>
       <ControlBar />
       <RoomDialogs />
+      <RoomFreeTime session={session} />
       <MeetingBackgroundRestore />
     </div>
   );

@@ -7,6 +7,7 @@ import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Dialog } from '@/components/ui/dialog';
 import { Input, Label } from '@/components/ui/input';
 import { Switch } from '@/components/ui/switch';
+import { CoverEveryoneSetting } from '@/features/billing/CoverEveryoneSetting';
 import { toast } from '@/components/ui/toast-store';
 import { MeetingBackgroundPanel } from '@/features/backgrounds/meeting';
 import { cn } from '@/lib/cn';
@@ -191,6 +192,7 @@ function AccountTab({
         <Row label="Role">{isHost ? 'Host' : 'Participant'}</Row>
         <Row label="Session duration">{duration}</Row>
       </div>
+      {isHost ? <CoverEveryoneSetting meetingId={meetingId} /> : null}
       <div>
         <h4 className="mb-1 text-sm font-semibold">Preferences</h4>
         {sw('joinMuted', 'Join with microphone muted')}

@@ -1,4 +1,4 @@
-import { Clock, Lock, LogOut, SearchX, ShieldAlert, UserX, Users, WifiOff } from 'lucide-react';
+import { Clock, Lock, LogOut, SearchX, ShieldAlert, TimerOff, UserX, Users, WifiOff } from 'lucide-react';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -167,6 +167,11 @@ const END_TEXT: Record<EndKind, { title: string; text: string; icon: ReactNode }
     title: 'You joined from another tab',
     text: 'This meeting is open in another tab or window, so this one was disconnected.',
     icon: <LogOut className="size-7 text-slate-300" />,
+  },
+  free_time: {
+    title: 'Call Ended',
+    text: 'Free time expired without payment method.',
+    icon: <TimerOff className="size-7 text-red-300" />,
   },
   error: {
     title: 'Could not join the meeting',
