@@ -1,0 +1,42 @@
+import type { Locator, Page } from 'playwright-core';
+
+/** The free tier's billing overlay in the room: the clock, the payment prompt, the grace. */
+export class FreeTimeOverlay {
+  constructor(readonly page: Page) {}
+
+  /** The clock's badge (found by test id: an open dialog hides it from the accessibility tree). */
+  get badge(): Locator {
+    return this.page.getByTestId('free-time-overlay').locator('[data-state]');
+  }
+  get timeLeft(): Locator {
+    return this.page.getByTestId('free-time-left');
+  }
+  get prompt(): Locator {
+    return this.page.getByRole('dialog', { name: 'Your free time is almost up' });
+  }
+  get graceDialog(): Locator {
+    return this.page.getByRole('dialog', { name: 'Free Time Expired' });
+  }
+  get overage(): Locator {
+    return this.page.getByTestId('free-time-overage');
+  }
+  /** The badge's style: free, hint, warning, grace or overage. */
+  async state(): Promise<string | null> {
+    return this.badge.getAttribute('data-state');
+  }
+  /** Free time left as the badge shows it, in seconds. */
+  async secondsLeft(): Promise<number> {
+    const text = (await this.timeLeft.textContent()) ?? '';
+    const [m, s] = text.split(':').map(Number);
+    return (m ?? 0) * 60 + (s ?? 0);
+  }
+
+  /** Saves a card in the payment setup card of `dialog`: the e-mail as filled in, then 4242. */
+  async saveTestCard(dialog: Locator, cardNumber = '4242 4242 4242 4242'): Promise<void> {
+    await dialog.getByRole('button', { name: 'Add a card' }).click();
+    await dialog.getByLabel('Card number').fill(cardNumber);
+    await dialog.getByLabel('Expiration date').fill('12 / 34');
+    await dialog.getByLabel('Security code').fill('123');
+    await dialog.getByRole('button', { name: 'Save card' }).click();
+  }
+}
