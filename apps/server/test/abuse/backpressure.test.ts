@@ -1,3 +1,4 @@
+import * as Y from 'yjs';
 import { WS_CLOSE, WS_LIMITS, type ServerMessage } from '@parley/protocol';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,10 +31,11 @@ afterAll(async () => t?.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MiB = 1024 * 1024;
-const blob = 'x'.repeat(60_000);
+/** ~40 KB of whiteboard text: each round, a sender's real Yjs update rewrites its element. */
+const blob = 'x'.repeat(40_000);
 
 /**
- * A light client: counts collaboration updates without parsing them (they are ~60 KB each and the
+ * A light client: counts collaboration updates without parsing them (they are ~50 KB each and the
  * test shares its process with the server) and keeps every other message.
  */
 class Client {
@@ -141,10 +143,17 @@ describe('a participant that stops reading', () => {
     slow.ws.pause(); // stops reading: the kernel buffers fill, then the server's
     const sampler = sampleBuffers();
     let sent = 0;
+    const docs = senders.map(() => new Y.Doc());
     const flood = setInterval(() => {
-      for (const s of senders) s.send({ type: 'collaboration_update', data: { blob, n: sent } });
+      senders.forEach((s, i) => {
+        const doc = docs[i]!;
+        const before = Y.encodeStateVector(doc);
+        doc.getMap('whiteboard').set(`blob-${i}`, { text: blob, n: sent });
+        const update = Buffer.from(Y.encodeStateAsUpdate(doc, before)).toString('base64');
+        s.send({ type: 'collaboration_update', data: { kind: 'update', update } });
+      });
       sent += 1;
-    }, 50); // 20 updates a second from each of the 8 senders (under the 50/s message limit)
+    }, 250); // 4 updates of ~40 KB a second from each of the 8 senders (under the per-sender byte rate)
 
     // Non-droppable messages during the flood: signaling to the slow one and to the reader, and a
     // media state change everyone hears.
@@ -206,7 +215,7 @@ describe('a participant that stops reading', () => {
     expect(joined?.type === 'joined' && joined.self.id).toBe(slow.join.id);
 
     console.log(
-      `backpressure: ${sent} rounds × 8 senders of 60 KB; ` +
+      `backpressure: ${sent} rounds × 8 senders of 40 KB; ` +
         `largest server send buffer ${(figures.maxBuffered / MiB).toFixed(2)} MiB ` +
         `(soft ${WS_LIMITS.sendBufferSoftBytes / MiB} MiB, hard ${WS_LIMITS.sendBufferHardBytes / MiB} MiB); ` +
         `slow client got ${slow.updates} of ${sent * senders.length} updates, reader ${reader.updates}; ` +

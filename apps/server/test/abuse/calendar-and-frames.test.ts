@@ -1,3 +1,4 @@
+import * as Y from 'yjs';
 import { COLLABORATION_LIMITS, clientMessageSchema } from '@parley/protocol';
 import { simpleParser } from 'mailparser';
 import * as ical from 'node-ical';
@@ -99,29 +100,16 @@ describe('a deeply nested collaboration_update', () => {
       expect(error.code).toBe('bad_message');
       expect(error.message).toContain(`nest at most ${COLLABORATION_LIMITS.maxDepth} levels`);
     }
-    // A whiteboard stroke still goes through, and the peer never saw the deep one.
-    sender.socket.send({
-      type: 'collaboration_update',
-      data: {
-        stroke: {
-          points: [
-            [1, 2],
-            [3, 4],
-          ],
-          color: '#f00',
-        },
-      },
-    });
+    // A whiteboard stroke (a real Yjs update) still goes through, and the peer never saw the deep one.
+    const doc = new Y.Doc();
+    doc.getMap('whiteboard').set('stroke-1', { points: [1, 2, 3, 4], color: '#f00' });
+    const stroke = Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64');
+    sender.socket.send({ type: 'collaboration_update', data: { kind: 'update', update: stroke } });
     const update = await peer.socket.next('collaboration_update');
-    expect(update.data).toEqual({
-      stroke: {
-        points: [
-          [1, 2],
-          [3, 4],
-        ],
-        color: '#f00',
-      },
-    });
+    expect(update.data).toMatchObject({ kind: 'update' });
+    const seen = new Y.Doc();
+    Y.applyUpdate(seen, Buffer.from((update.data as { update: string }).update, 'base64'));
+    expect(seen.getMap('whiteboard').get('stroke-1')).toEqual({ points: [1, 2, 3, 4], color: '#f00' });
     expect(peer.socket.received.filter((x) => x.type === 'collaboration_update')).toHaveLength(1);
     sender.socket.close();
     peer.socket.close();
