@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NAME_LIMITS } from './constants.js';
 import { translationLanguageSchema } from './ai.js';
-import { chatMessageSchema, participantSchema } from './entities.js';
+import { chatMessageSchema, participantSchema, transcriptEntrySchema } from './entities.js';
 import { collaborationSyncSchema } from './collaboration.js';
 import { freeTimeStateSchema } from './billing.js';
 
@@ -227,17 +227,12 @@ export const transcriptionStateSchema = z.object({
 });
 export type TranscriptionState = z.infer<typeof transcriptionStateSchema>;
 
-export const liveTranscriptSchema = z.object({
-  id: z.string(),
-  speakerName: z.string(),
-  originalText: z.string(),
-  /** In this listener's caption language; null when it chose none (or the same language). */
-  translatedText: z.string().nullable(),
-  timestamp: z.string(),
-  language: z.string(),
+/** Spec §3's transcript entry, with what the room adds to it. */
+export const liveTranscriptSchema = transcriptEntrySchema.extend({
   /** Added: the speaker (the server's record of the socket that streamed the audio). */
   participantId: z.string().optional(),
-  /** Added: the language of translatedText, or why there is none for the listener's choice. */
+  /** Added: the language of translatedText (in this listener's caption language; null when it
+   * chose none, or the same language), or why there is none for the listener's choice. */
   translationLanguage: z.string().nullable().optional(),
   translationError: z.enum(['unsupported', 'failed']).nullable().optional(),
 });
