@@ -1,5 +1,5 @@
 import { DEMO_CAMERA } from '@parley/protocol/constants';
-import { ArrowLeft, Camera, CameraOff, Home, Lock } from 'lucide-react';
+import { ArrowLeft, Camera, CameraOff } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
+import { AccessDenied } from '@/features/auth/AccessDenied';
 import { useUser } from '@/features/auth/api';
 import { cameraErrorMessage } from '@/features/room/media/local-media';
 import { useStore } from '@/lib/use-store';
@@ -16,25 +17,6 @@ import { processorEffectFor, type BackgroundChoice } from './effect';
 import { useSavedBackground } from './hooks';
 import { exposeStats } from './live-effect';
 import { BackgroundProcessor } from './processor/background-processor';
-
-function AccessDenied() {
-  return (
-    <main className="flex flex-1 items-center justify-center px-4 py-16">
-      <div className="max-w-md text-center">
-        <span className="mx-auto grid size-14 place-items-center rounded-full bg-red-50 text-red-600 dark:bg-red-950">
-          <Lock className="size-6" />
-        </span>
-        <h1 className="mt-4 text-2xl font-bold">Access Denied</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">Please log in to try background effects.</p>
-        <Button asChild className="mt-8" size="lg">
-          <Link to="/">
-            <Home /> Go Home
-          </Link>
-        </Button>
-      </div>
-    </main>
-  );
-}
 
 function compositorParam(): 'webgl2' | '2d' | undefined {
   const v = new URLSearchParams(window.location.search).get('compositor');
@@ -210,6 +192,6 @@ export function BackgroundDemoPage() {
       </main>
     );
   }
-  if (!user) return <AccessDenied />;
+  if (!user) return <AccessDenied message="Please log in to try background effects." />;
   return <Demo />;
 }

@@ -1,6 +1,6 @@
 import type { User } from '@parley/protocol';
 import { PROFILE_NAME_MAX } from '@parley/protocol/constants';
-import { ArrowLeft, Home, Lock, Save, UserRound } from 'lucide-react';
+import { ArrowLeft, Save, UserRound } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { Input, Label } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
+import { AccessDenied } from '@/features/auth/AccessDenied';
 import { useUpdateProfile, useUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import {
@@ -19,25 +20,6 @@ import {
   PrivacyCard,
 } from './PreferenceCards';
 import { SubscriptionCard } from './SubscriptionCard';
-
-function AccessDenied() {
-  return (
-    <main className="flex flex-1 items-center justify-center px-4 py-16">
-      <div className="max-w-md text-center">
-        <span className="mx-auto grid size-14 place-items-center rounded-full bg-red-50 text-red-600 dark:bg-red-950">
-          <Lock className="size-6" />
-        </span>
-        <h1 className="mt-4 text-2xl font-bold">Access Denied</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">Please log in to access settings.</p>
-        <Button asChild className="mt-8" size="lg">
-          <Link to="/">
-            <Home /> Go Home
-          </Link>
-        </Button>
-      </div>
-    </main>
-  );
-}
 
 function SettingsForm({ user }: { user: User }) {
   const id = useId();
@@ -153,6 +135,6 @@ export function SettingsPage() {
       </main>
     );
   }
-  if (!user) return <AccessDenied />;
+  if (!user) return <AccessDenied message="Please log in to access settings." />;
   return <SettingsForm key={user.id} user={user} />;
 }
