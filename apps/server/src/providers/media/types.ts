@@ -1,0 +1,59 @@
+/** A session description as the browser and Janus exchange it. */
+export interface Jsep {
+  type: 'offer' | 'answer';
+  sdp: string;
+}
+
+/** One m-line of a participant's subscriber connection: whose media it carries. */
+export interface SfuStream {
+  mid: string;
+  /** The publishing participant (its Janus feed id); null for a stream no longer in use. */
+  participantId: string | null;
+  kind: 'audio' | 'video' | 'data';
+  active: boolean;
+}
+
+export interface IceCandidateInit {
+  candidate: string;
+  sdpMid?: string | null;
+  sdpMLineIndex?: number | null;
+}
+
+export type SfuTarget = 'publisher' | 'subscriber';
+
+/**
+ * How meeting media flows. `p2p`: the browsers' full mesh (the server only relays their
+ * signaling); `janus`: through the Janus VideoRoom SFU, with the server as the only Janus client
+ * (browsers never reach Janus: nobody publishes or subscribes without having joined through us).
+ */
+export interface MediaProvider {
+  readonly kind: 'p2p' | 'janus';
+  /** Whether an SFU is up now (Janus connected). */
+  available(): boolean;
+  /** The participant's publisher: our offer in, Janus's answer out. */
+  publish(roomId: string, participantId: string, offer: Jsep): Promise<Jsep>;
+  /**
+   * The participant receives every other publisher of the room, now and as they come and go:
+   * each (re)negotiation reaches it as `onOffer` and is finished by `answer`.
+   */
+  subscribe(roomId: string, participantId: string): Promise<void>;
+  answer(roomId: string, participantId: string, answer: Jsep): Promise<void>;
+  trickle(
+    roomId: string,
+    participantId: string,
+    target: SfuTarget,
+    candidate: IceCandidateInit | null,
+  ): Promise<void>;
+  /** The participant left the room: its publisher and subscriber go. */
+  leave(roomId: string, participantId: string): Promise<void>;
+  /** The room is over (empty or ended): the Janus room goes. */
+  closeRoom(roomId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MediaEvents {
+  /** A subscriber offer for the participant's browser, with the stream map. */
+  onOffer(roomId: string, participantId: string, offer: Jsep, streams: SfuStream[]): void;
+  /** Janus was lost (restarting): every SFU connection is gone. */
+  onLost(): void;
+}
