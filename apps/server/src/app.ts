@@ -24,6 +24,8 @@ import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
+import reportPlugin from './modules/report/plugin.js';
+import { reportRoutes } from './modules/report/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
 import chatPlugin from './modules/chat/plugin.js';
@@ -42,6 +44,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** AI engines to use instead of the configuration's (tests give deterministic ones). */
   ai?: Partial<AiEngines>;
+  /** The attendance clock of the meeting report (tests script a meeting's timeline). */
+  now?: () => number;
 }
 
 export type App = FastifyInstance;
@@ -96,6 +100,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
   await app.register(billingPlugin);
+  await app.register(reportPlugin, { now: deps.now });
   await app.register(roomsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
@@ -110,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(roomRoutes);
   await app.register(fileRoutes);
   await app.register(collaborationRoutes);
+  await app.register(reportRoutes);
   await app.register(backgroundRoutes);
   await app.register(aiRoutes);
   await app.register(billingRoutes);

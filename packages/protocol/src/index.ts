@@ -8,3 +8,4 @@ export * from './ai.js';
 export * from './backgrounds.js';
 export * from './billing.js';
 export * from './collaboration.js';
+export * from './report.js';

@@ -4,6 +4,7 @@ import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema, transcriptEntrySchema } from './entities.js';
 import { collaborationSyncSchema } from './collaboration.js';
 import { freeTimeStateSchema } from './billing.js';
+import { sharedFileSchema } from './report.js';
 
 /**
  * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
@@ -196,6 +197,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     requestId,
     language: translationLanguageSchema.nullable(),
   }),
+  /**
+   * Added: this participant's microphone started (true) or stopped (false) carrying speech, as
+   * its browser detects it while unmuted. The server sums the stretches as talk time (the
+   * meeting report); no reply. Limited to SPEAKING_LIMITS (error rate_limited beyond).
+   */
+  z.object({ type: z.literal('speaking'), speaking: z.boolean() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -322,6 +329,8 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('free_time_ended'), message: z.string() }),
   /** Added (issue 14): a part of the answer to a collaboration sync_request (never dropped). */
   collaborationSyncSchema,
+  /** Added: someone shared a file in the meeting (the files area; chat attachments too). */
+  z.object({ type: z.literal('file_shared'), file: sharedFileSchema }),
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({

@@ -127,6 +127,11 @@ const ROUTES: Record<string, RouteRule> = {
   'PUT /api/meetings/:meetingId/retention': { access: 'user', example: () => ({ keep: true }) },
   // The meeting's shared notes, for its owner (others: 404 as for an unknown meeting).
   'GET /api/meetings/:meetingId/notes': { access: 'user' },
+  // The meeting report, for its owner (others: 404 as for an unknown meeting).
+  'GET /api/meetings/:meetingId/report': { access: 'user' },
+  'GET /api/meetings/:meetingId/report.pdf': { access: 'user', kind: { notJson: 'a PDF download' } },
+  // The files area: the meeting's admitted participants.
+  'GET /api/meetings/:meetingId/files': { access: 'participant' },
   'POST /api/ai/transcribe': { access: 'pro' },
   'POST /api/ai/live-transcribe': { access: 'pro' },
   // Background effects: the catalogue is public; preferences and uploads are the user's own.

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveCaptions } from '../modules/ai/live.js';
 import type { ChatService } from '../modules/chat/service.js';
 import type { CollaborationService } from '../modules/collaboration/service.js';
+import type { AttendanceService } from '../modules/report/attendance.js';
 import { roomErrors } from '../modules/rooms/errors.js';
 import type { Actor } from '../modules/rooms/transport.js';
 import type { RoomService } from '../modules/rooms/service.js';
@@ -16,6 +17,8 @@ export interface RealtimeServices {
   chat: ChatService;
   /** The meeting's collaboration document (whiteboard and notes). */
   collaboration: Pick<CollaborationService, 'receive'>;
+  /** Attendance and talk time (the meeting report): the `speaking` messages. */
+  attendance: Pick<AttendanceService, 'speaking'>;
   /** Live captions: the audio frames a joined socket streams while transcription is on. */
   captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm'>;
   sockets: Sockets;

@@ -44,6 +44,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
     rooms: app.rooms,
     chat: app.chat,
     collaboration: app.collaboration,
+    attendance: app.attendance,
     captions: app.ai.captions,
     sockets,
     log: app.log,

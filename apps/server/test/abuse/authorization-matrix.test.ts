@@ -145,6 +145,11 @@ const DECISIONS: Record<string, RouteDecision> = {
   'PUT /api/meetings/:meetingId/retention': { roles: only('host'), body: () => ({ keep: false }) },
   // The meeting's shared notes (whiteboard and notes document): its owner only.
   'GET /api/meetings/:meetingId/notes': { roles: only('host') },
+  // The meeting report and its PDF: its owner only.
+  'GET /api/meetings/:meetingId/report': { roles: only('host') },
+  'GET /api/meetings/:meetingId/report.pdf': { roles: only('host') },
+  // The files area: the meeting's admitted participants (join token), like its downloads.
+  'GET /api/meetings/:meetingId/files': { roles: only('host', 'guest') },
   'POST /api/ai/transcribe': { roles: only(...PRO), multipart: true },
   'POST /api/ai/live-transcribe': { roles: only(...PRO), multipart: true },
   'GET /api/backgrounds': { roles: everyone('allow') },
@@ -233,6 +238,8 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   set_transcription: ['host'],
   set_caption_language: ['guest', 'host', 'other'],
   leave_meeting: ['waiting', 'guest', 'host', 'other'],
+  // Talk time: an admitted participant's own speaking (a waiting guest's is refused).
+  speaking: ['guest', 'host', 'other'],
 };
 
 /** A valid example of each message, aimed at this meeting's admitted (Tess) or waiting (Wendy) guest. */
@@ -277,6 +284,8 @@ function example(
       return { type, requestId: 'm', on: true };
     case 'set_caption_language':
       return { type, requestId: 'm', language: 'es' };
+    case 'speaking':
+      return { type, speaking: true };
   }
 }
 

@@ -43,6 +43,37 @@ function upload(
 }
 
 describe('files', () => {
+  it('lists everything shared in the meeting with who shared it and when, and tells the room at once', async () => {
+    const m = await createMeeting(t, { hostId });
+    const a = await enter(t, ws, m.meetingId, { name: 'Ann' });
+    const b = await enter(t, ws, m.meetingId, { name: 'Bob' });
+    const before = Date.now();
+    const res = await upload(m.meetingId, a.join.joinToken, Buffer.from('agenda'), 'agenda.txt');
+    expect(res.status).toBe(201);
+    const shared = await b.socket.next('file_shared');
+    expect(shared.file).toMatchObject({ name: 'agenda.txt', uploaderName: 'Ann', uploaderId: a.join.id });
+    expect(Date.parse(shared.file.sharedAt)).toBeGreaterThanOrEqual(before - 1000);
+    // The sharer hears of it too (its own files area).
+    expect((await a.socket.next('file_shared')).file.id).toBe(shared.file.id);
+    await upload(m.meetingId, b.join.joinToken, Buffer.from('notes'), 'notes.txt');
+    const list = await fetch(`${http}/api/meetings/${m.meetingId}/files`, {
+      headers: { authorization: `Bearer ${b.join.joinToken}` },
+    });
+    expect(list.status).toBe(200);
+    const files = (await list.json()) as Array<{ name: string; uploaderName: string; url: string }>;
+    expect(files.map((f) => [f.name, f.uploaderName])).toEqual([
+      ['agenda.txt', 'Ann'],
+      ['notes.txt', 'Bob'],
+    ]);
+    const download = await fetch(`${http}${files[0]!.url}`, {
+      headers: { authorization: `Bearer ${b.join.joinToken}` },
+    });
+    expect(await download.text()).toBe('agenda');
+    // Not a participant of this meeting: refused.
+    const stranger = await fetch(`${http}/api/meetings/${m.meetingId}/files`);
+    expect(stranger.status).toBe(401);
+  });
+
   it('stores an upload with the type taken from the bytes, attaches it in chat, and downloads as attachment', async () => {
     const m = await createMeeting(t, { hostId });
     const a = await enter(t, ws, m.meetingId, { name: 'Ann' });

@@ -9,11 +9,13 @@ async function filesPlugin(app: FastifyInstance): Promise<void> {
   const files = createFilesService(createFilesRepository(app.db.db), createStorage(app.config), {
     log: app.log,
     quota: { hostBytes: app.config.files.hostQuotaBytes, instanceBytes: app.config.files.instanceQuotaBytes },
+    announce: (roomId, file) =>
+      app.realtime.sockets.transport.publish(roomId, { kind: 'all' }, { type: 'file_shared', file }),
   });
   app.decorate('files', files);
 }
 
-export default fp(filesPlugin, { name: 'files' });
+export default fp(filesPlugin, { name: 'files', dependencies: ['realtime'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,4 +1,4 @@
-import type { RoomFile } from '@parley/protocol';
+import type { RoomFile, SharedFile } from '@parley/protocol';
 import type { MeetingFileRow } from '../../db/schema/index.js';
 import { IMAGE_TYPES } from './sniff.js';
 
@@ -10,3 +10,13 @@ export function presentFile(row: MeetingFileRow): RoomFile {
 }
 
 export const isImage = (mimeType: string): boolean => IMAGE_TYPES.has(mimeType);
+
+/** The file as the files area lists it: who shared it and when. */
+export function presentSharedFile(row: MeetingFileRow): SharedFile {
+  return {
+    ...presentFile(row),
+    uploaderId: row.uploaderId,
+    uploaderName: row.uploaderName ?? 'Someone',
+    sharedAt: row.createdAt.toISOString(),
+  };
+}

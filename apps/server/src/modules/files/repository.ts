@@ -1,4 +1,4 @@
-import { count, eq, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { meetingFiles, meetings, type MeetingFileRow } from '../../db/schema/index.js';
 
@@ -50,6 +50,15 @@ export function createFilesRepository(db: Database) {
         .where(eq(meetingFiles.meetingId, meetingId))
         .returning({ id: meetingFiles.id });
       return rows.length;
+    },
+
+    /** Every file of a meeting, oldest first. */
+    async listByMeeting(meetingId: string): Promise<MeetingFileRow[]> {
+      return db
+        .select()
+        .from(meetingFiles)
+        .where(eq(meetingFiles.meetingId, meetingId))
+        .orderBy(asc(meetingFiles.createdAt), asc(meetingFiles.id));
     },
 
     async find(id: string): Promise<MeetingFileRow | null> {

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { ROOM_FILE_LIMITS, roomFileSchema } from '@parley/protocol';
+import { ROOM_FILE_LIMITS, roomFileSchema, sharedFileListSchema } from '@parley/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
@@ -33,6 +33,23 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!part) throw badRequest('No file in the request');
       const file = await files.upload(room, member, { filename: part.filename, stream: part.file });
       return reply.status(201).send(file);
+    },
+  );
+
+  // The files area: everything shared in the meeting, for its admitted participants.
+  app.get(
+    '/api/meetings/:meetingId/files',
+    {
+      schema: {
+        params: z.object({ meetingId: z.string().max(64) }),
+        response: { 200: sharedFileListSchema },
+      },
+    },
+    async (request) => {
+      const { meetingId } = request.params;
+      const token = presentedJoinToken(request, meetingId);
+      const { room } = await app.rooms.participantOf(meetingId, token, 'see its files');
+      return app.files.list(room);
     },
   );
 

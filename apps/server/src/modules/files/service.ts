@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { ROOM_FILE_LIMITS, type RoomFile } from '@parley/protocol';
+import { ROOM_FILE_LIMITS, type RoomFile, type SharedFile } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
 import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import { TEST_ROOM_UNAVAILABLE } from '../rooms/test-room.js';
-import { presentFile } from './present.js';
+import { presentFile, presentSharedFile } from './present.js';
 import type { FilesRepository } from './repository.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
@@ -63,7 +63,12 @@ export function attachmentHeader(name: string): string {
 export function createFilesService(
   repo: FilesRepository,
   storage: StorageProvider,
-  options: { log: FastifyBaseLogger; quota?: Partial<FileQuota> },
+  options: {
+    log: FastifyBaseLogger;
+    quota?: Partial<FileQuota>;
+    /** Tells the meeting's room of a newly shared file (its files area lists it at once). */
+    announce?: (roomId: string, file: SharedFile) => void;
+  },
 ) {
   /** The quota in force; tests lower it. */
   const quota: FileQuota = { ...FILE_QUOTA, ...options.quota };
@@ -150,6 +155,7 @@ export function createFilesService(
             id,
             meetingId: room.id,
             uploaderId: member.id,
+            uploaderName: member.name,
             name: cleanFileName(upload.filename),
             size,
             mimeType: sniffMimeType(Buffer.concat(chunks)),
@@ -166,7 +172,14 @@ export function createFilesService(
         });
         throw err;
       }
+      options.announce?.(room.id, presentSharedFile(row));
       return presentFile(row);
+    },
+
+    /** The files area: everything shared in the meeting (chat attachments and uploads), oldest first. */
+    async list(room: Room): Promise<SharedFile[]> {
+      if (room.meeting.ephemeral) return [];
+      return (await repo.listByMeeting(room.id)).map(presentSharedFile);
     },
 
     /** Removes the stored bytes of every file of a meeting (its rows go with the meeting). */

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
 import { observeRoomForFreeTime } from '../billing/room-observer.js';
+import { observeRoomForAttendance } from '../report/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
@@ -39,10 +40,14 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   await sweep();
   const rooms = createRoomService({
     store: createMemoryRoomStore(),
-    // The free-time clock (modules/billing) follows the room's presence news.
-    transport: app.hasDecorator('freeTime')
-      ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
-      : app.realtime.sockets.transport,
+    // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
+    // presence news.
+    transport: observeRoomForAttendance(
+      app.hasDecorator('freeTime')
+        ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
+        : app.realtime.sockets.transport,
+      app.attendance,
+    ),
     gate: createJoinGate(repo, { testRoom: app.config.env !== 'production' }),
     repo,
     instance,
@@ -77,7 +82,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat', 'ai-engines'] });
+export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat', 'ai-engines', 'report'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

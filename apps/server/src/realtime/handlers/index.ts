@@ -18,6 +18,7 @@ import { removeParticipant } from './remove_participant.js';
 import { requestExistingConnections } from './request_existing_connections.js';
 import { setCaptionLanguage } from './set_caption_language.js';
 import { setTranscription } from './set_transcription.js';
+import { speaking } from './speaking.js';
 
 /** One handler per client message type; the type checker requires every type to have one. */
 export const handlers: HandlerMap = {
@@ -39,6 +40,7 @@ export const handlers: HandlerMap = {
   allow_rejoin: allowRejoin,
   set_transcription: setTranscription,
   set_caption_language: setCaptionLanguage,
+  speaking,
 };
 
 /**

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createAttendanceService, type AttendanceService } from './attendance.js';
+import { createReportRepository } from './repository.js';
+import { createReportService, type ReportService } from './service.js';
+
+export interface ReportPluginOptions {
+  /** The attendance clock (ms since the epoch); tests script a meeting's timeline with it. */
+  now?: () => number;
+}
+
+/**
+ * Attendance and talk time (`app.attendance`, fed by the room's news through
+ * `observeRoomForAttendance`, so registered before the rooms) and the meeting report
+ * (`app.meetingReport`).
+ */
+async function reportPlugin(app: FastifyInstance, opts: ReportPluginOptions): Promise<void> {
+  const repo = createReportRepository(app.db.db);
+  const attendance = createAttendanceService({ repo, now: opts.now ?? Date.now, log: app.log });
+  const report = createReportService({
+    repo,
+    attendance,
+    // The AI plugin registers after the rooms; it is there by the first request.
+    savedSummary: async (meeting) => (app.hasDecorator('ai') ? app.ai.service.savedSummary(meeting) : null),
+  });
+  app.decorate('attendance', attendance);
+  app.decorate('meetingReport', report);
+  // Whoever is still in when the server stops leaves now (before the database closes).
+  app.addHook('preClose', async () => attendance.closeAll());
+}
+
+export default fp(reportPlugin, { name: 'report' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    attendance: AttendanceService;
+    meetingReport: ReportService;
+  }
+}
