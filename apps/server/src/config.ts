@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +95,13 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
   REDIS_URL: z.string().optional(),
+  /** This server instance's id among several (REDIS_URL); a random one per start by default. */
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)')
+    .optional(),
+  /** With REDIS_URL: an instance that has not beaten for this long is taken as crashed. */
+  PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(20_000).default(15_000),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
   FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
   /** The free tier's minute (spec §9: 60 s); tests run minutes as seconds. Not in production. */
@@ -151,6 +159,13 @@ export interface Config {
   };
   mail: { smtpUrl: string | undefined; from: string };
   redisUrl: string | undefined;
+  /** This instance's id (INSTANCE_ID, else random): its sockets' and meetings' owner mark. */
+  instanceId: string;
+  /**
+   * With REDIS_URL: each instance beats every ttlMs/3; once an instance has not beaten for
+   * `ttlMs` its participants are swept from their rooms (within ttlMs + ttlMs/3).
+   */
+  presence: { ttlMs: number };
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
   files: { hostQuotaBytes: number; instanceQuotaBytes: number };
   /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
@@ -311,6 +326,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     redisUrl: e.REDIS_URL,
+    instanceId: e.INSTANCE_ID ?? randomUUID(),
+    presence: { ttlMs: e.PRESENCE_TTL_MS },
     files: {
       hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,

@@ -17,11 +17,16 @@ import type { Conn } from './types.js';
 export interface ConnectionSettings extends SendBufferSettings {
   joinTimeoutMs: number;
   messagesPerSecond: number;
+  /**
+   * This server instance's id (INSTANCE_ID): the prefix of its socket ids, so that the presence
+   * sweeper of another instance can tell whose sockets died with a crashed one.
+   */
+  instanceId?: string;
 }
 
 let nextConnId = 1;
 /** Socket ids are unique across server instances too (the room state records them). */
-const instanceId = randomUUID().slice(0, 8);
+const processId = randomUUID().slice(0, 8);
 
 /** Cheap check for a leave_meeting frame (the full parse happens in handleFrame). */
 function isLeave(text: string): boolean {
@@ -60,7 +65,7 @@ export function handleConnection(
 
   const { sockets, rooms, log } = services;
   const conn: Conn = {
-    id: `${instanceId}:${nextConnId++}`,
+    id: `${settings.instanceId ?? processId}:${nextConnId++}`,
     meetingId: query.data.meetingId,
     idHash: raw.idHash,
     userId: raw.userId,

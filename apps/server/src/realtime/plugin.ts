@@ -26,9 +26,15 @@ async function realtimePlugin(app: FastifyInstance): Promise<void> {
       sendBufferHardBytes: WS_LIMITS.sendBufferHardBytes,
       slowConsumerGraceMs: WS_LIMITS.slowConsumerGraceMs,
       slowConsumerCloseWaitMs: SLOW_CONSUMER_CLOSE_WAIT_MS,
+      instanceId: app.config.instanceId,
     },
   } satisfies Realtime);
-  app.addHook('preClose', async () => sockets.closeAll(WS_CLOSE.goingAway, 'Server is restarting'));
+  // Draining (SIGTERM): Fastify already answers new requests (joins, socket upgrades) with 503;
+  // every socket is told to reconnect (1001). Its participant stays in the room (no grace, no
+  // news): the client resumes at once, through another instance when there are several.
+  app.addHook('preClose', async () =>
+    sockets.closeAll(WS_CLOSE.goingAway, 'Server is restarting: reconnect'),
+  );
 }
 
 export default fp(realtimePlugin, { name: 'realtime', dependencies: ['bus'] });

@@ -14,7 +14,20 @@ export function createSockets(bus: RoomBus) {
   const byRoom = new Map<string, Set<Conn>>();
   const bySession = new Map<string, Set<Conn>>();
 
-  function deliver({ roomId, to, message }: BusEnvelope): void {
+  function deliver({ roomId, to, message, close }: BusEnvelope): void {
+    if (close) {
+      // Another instance closes a socket this one may hold (the room does not name the room
+      // when it closes a participant's socket, so the participant and socket id decide).
+      if (to.kind !== 'one') return;
+      const conn = byParticipant.get(to.participantId);
+      if (!conn || (close.socketId !== undefined && conn.id !== close.socketId)) return;
+      if (roomId && conn.roomId !== roomId) return;
+      if (message) conn.send(message);
+      unbind(conn);
+      conn.close(close.code, close.reason);
+      return;
+    }
+    if (!message) return;
     if (to.kind === 'one') {
       const conn = byParticipant.get(to.participantId);
       if (!conn || conn.roomId !== roomId) return;
@@ -57,7 +70,18 @@ export function createSockets(bus: RoomBus) {
     },
     close(participantId, code, reason, last) {
       const conn = byParticipant.get(participantId);
-      if (!conn) return;
+      if (!conn) {
+        // Several instances: the socket may be held by another one.
+        if (bus.kind !== 'in-process') {
+          bus.publish({
+            roomId: '',
+            to: { kind: 'one', participantId },
+            message: last,
+            close: { code, reason },
+          });
+        }
+        return;
+      }
       if (last) conn.send(last);
       unbind(conn);
       conn.close(code, reason);
@@ -67,6 +91,32 @@ export function createSockets(bus: RoomBus) {
   return {
     transport,
     unbind,
+
+    /** Closes the participant's socket `socketId` on whichever instance holds it (4009). */
+    closeStale(roomId: string, participantId: string, socketId: string): void {
+      const local = byParticipant.get(participantId);
+      if (local?.id === socketId) {
+        unbind(local);
+        local.close(WS_CLOSE.replaced, 'Replaced by a newer connection');
+        return;
+      }
+      if (bus.kind === 'in-process') return;
+      bus.publish({
+        roomId,
+        to: { kind: 'one', participantId },
+        close: { code: WS_CLOSE.replaced, reason: 'Replaced by a newer connection', socketId },
+      });
+    },
+
+    /** The rooms where a socket of this instance speaks for a participant. */
+    rooms(): string[] {
+      return [...byRoom.keys()];
+    },
+
+    /** How many sockets of this instance speak for a participant. */
+    get count(): number {
+      return byParticipant.size;
+    },
 
     /** `conn` speaks for the participant; a previous socket of it is closed (4009). */
     bind(conn: Conn, roomId: string, participantId: string): void {

@@ -75,6 +75,11 @@ export interface ComeIn {
   /** Counts a new participant against the join budgets (throws 429 past them); not for a return. */
   spendNew(): void;
   now: number;
+  /**
+   * The id of the participant this browser was before its server instance crashed and it was
+   * swept (its join token proved it): it comes back as that participant, in a free seat.
+   */
+  reuseId?: string;
 }
 
 /** Most guests that may wait in a meeting's waiting room at once. */
@@ -115,7 +120,7 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
     } else if (!input.isHost && seatsTaken(room) >= room.meeting.maxParticipants) {
       throw roomErrors.full();
     }
-    input.spendNew();
+    if (!reusable(room, input.reuseId)) input.spendNew();
   }
 
   const token = randomBytes(32).toString('base64url');
@@ -133,9 +138,10 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       member.isMuted = isMuted;
       member.isVideoOn = input.isVideoOn;
     }
+    if (member.socketId === null) member.awaySince = input.now;
   } else {
     member = {
-      id: randomUUID(),
+      id: reusable(room, input.reuseId) ? input.reuseId : randomUUID(),
       name: input.name,
       email: input.email,
       isHost: input.isHost,
@@ -153,12 +159,16 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       lastChat: null,
       waitingSince: input.admission === 'waiting' ? input.now : null,
       captionLanguage: null,
+      awaySince: input.now,
     };
     room.members.set(member.id, member);
     if (input.userId) room.bySession.set(sessionKey, member.id);
   }
   return { member, token };
 }
+
+const reusable = (room: RoomState, id: string | undefined): id is string =>
+  id !== undefined && !room.members.has(id);
 
 /** What others must hear when a participant is gone. */
 export interface Gone {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -10,6 +9,8 @@ import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
 import { createRoomsRepository } from './repository.js';
 import { createRoomService, type RoomService } from './service.js';
+import { startClusterPresence } from './cluster.js';
+import { createRedisRoomStore } from './redis-store.js';
 import { createMemoryRoomStore } from './store.js';
 
 /**
@@ -30,7 +31,10 @@ export const ROOM_HEARTBEAT = { everyMs: 30_000, staleMs: 120_000 };
  */
 async function roomsPlugin(app: FastifyInstance): Promise<void> {
   const repo = createRoomsRepository(app.db.db);
-  const instance = randomUUID();
+  const instance = app.config.instanceId;
+  // With REDIS_URL the rooms live in Redis, shared by every instance; else in this one's memory.
+  const shared = app.sharedState;
+  const store = shared ? createRedisRoomStore(shared) : createMemoryRoomStore();
   const sweep = async () => {
     const finished = await repo.finishOrphaned({
       staleBefore: new Date(Date.now() - ROOM_HEARTBEAT.staleMs),
@@ -39,7 +43,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   };
   await sweep();
   const rooms = createRoomService({
-    store: createMemoryRoomStore(),
+    store,
     // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
     // presence news.
     transport: observeRoomForAttendance(
@@ -63,18 +67,38 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
       joinTimeoutMs: WS_LIMITS.joinTimeoutMs,
       knockTimeoutMs: KNOCK_TIMEOUT_MS,
     },
+    closeStaleSocket: shared
+      ? (roomId, participantId, socketId) => app.realtime.sockets.closeStale(roomId, participantId, socketId)
+      : undefined,
   });
+  const cluster = shared
+    ? startClusterPresence({
+        shared,
+        store,
+        rooms,
+        instance,
+        ttlMs: app.config.presence.ttlMs,
+        localRooms: () => app.realtime.sockets.rooms(),
+        log: app.log,
+      })
+    : null;
+  await cluster?.start();
   const beat = setInterval(() => {
     repo
       .heartbeat(instance)
+      .then(() => (shared ? repo.holdLive(app.realtime.sockets.rooms(), instance) : undefined))
       .then(sweep)
       .catch((err: unknown) => app.log.error({ err }, 'room heartbeat failed'));
   }, ROOM_HEARTBEAT.everyMs);
   beat.unref();
   app.decorate('rooms', rooms);
+  app.decorate('roomPresence', cluster);
   app.addHook('preClose', async () => {
     clearInterval(beat);
+    cluster?.stop();
     await rooms.shutdown();
+    // Shared rooms go on on the other instances (they hold the meetings from their next beat).
+    if (shared) return;
     // This instance's rooms are gone: their meetings finish now, not after the heartbeat is stale.
     await repo
       .finishOrphaned({ instance })
@@ -87,5 +111,7 @@ export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat
 declare module 'fastify' {
   interface FastifyInstance {
     rooms: RoomService;
+    /** Presence across instances (REDIS_URL), else null. */
+    roomPresence: ReturnType<typeof startClusterPresence> | null;
   }
 }

@@ -38,6 +38,18 @@ export function createRoomsRepository(db: Database) {
     },
 
     /**
+     * Several instances share the rooms (Redis): this instance, holding sockets in these rooms,
+     * holds their live meetings now, so that they outlive the instance that first held them.
+     */
+    async holdLive(ids: string[], instance: string): Promise<void> {
+      if (ids.length === 0) return;
+      await db
+        .update(meetings)
+        .set({ liveInstance: instance, liveHeartbeatAt: new Date() })
+        .where(and(inArray(meetings.id, ids), eq(meetings.status, 'live')));
+    },
+
+    /**
      * Live meetings whose room is gone finish as if their last participant had left (instant →
      * ended, scheduled → scheduled): those held by an instance whose heartbeat is older than
      * `staleBefore` (it crashed or was killed), or, with `instance`, those of that instance (it is

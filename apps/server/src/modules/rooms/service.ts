@@ -75,6 +75,11 @@ export interface RoomServiceDeps {
   canTranscribe(): boolean;
   /** WS_LIMITS.resumeGraceMs and joinTimeoutMs, and KNOCK_TIMEOUT_MS; tests shorten them. */
   timings: { resumeGraceMs: number; joinTimeoutMs: number; knockTimeoutMs: number };
+  /**
+   * Several instances (Redis): closes a participant's socket that another instance may hold
+   * (the one `socketId` names), when a newer socket took over the participant (4009).
+   */
+  closeStaleSocket?(roomId: string, participantId: string, socketId: string): void;
 }
 
 /**
@@ -104,12 +109,19 @@ export function createRoomService(deps: RoomServiceDeps) {
     news.gone(room, g, reason);
   };
 
+  /** How long a member without a socket is kept: the resume grace, or the join timeout. */
+  const awayLimitMs = (m: MemberState) =>
+    m.everConnected ? deps.timings.resumeGraceMs : deps.timings.joinTimeoutMs;
+  /** Timers may fire a little early; another instance's clock may have started later. */
+  const overdue = (m: MemberState, now: number, slackMs = -25) =>
+    m.socketId === null && (m.awaySince === null || now - m.awaySince >= awayLimitMs(m) + slackMs);
+
   /** A participant without a socket leaves after the resume grace (or the join timeout). */
   async function expire(roomId: string, participantId: string): Promise<void> {
     try {
       const left = await store.update(roomId, (room) => {
         const member = room?.members.get(participantId);
-        return room && member && member.socketId === null ? { room, gone: drop(room, member) } : null;
+        return room && member && overdue(member, Date.now()) ? { room, gone: drop(room, member) } : null;
       });
       if (left) gone(left.room, left.gone, 'timeout');
     } catch (err) {
@@ -176,10 +188,17 @@ export function createRoomService(deps: RoomServiceDeps) {
     async join(publicId: string, input: JoinInput, caller: Caller): Promise<JoinResult> {
       const resumeTokenHash = input.resumeToken ? hashJoinToken(input.resumeToken) : null;
       const back = resumeTokenHash ? await store.byToken(resumeTokenHash) : undefined;
+      const callerId = caller.auth?.user.id ?? null;
+      // Swept with its crashed instance (several instances): the token still proves who it was.
+      const ghost =
+        !back && resumeTokenHash && store.departed ? await store.departed(resumeTokenHash) : undefined;
+      const reuseId =
+        ghost && ghost.meetingId === publicId && ghost.member.userId === callerId
+          ? ghost.member.id
+          : undefined;
       const returning =
-        !!back &&
-        back.room.meeting.meetingId === publicId &&
-        back.member.userId === (caller.auth?.user.id ?? null);
+        (!!back && back.room.meeting.meetingId === publicId && back.member.userId === callerId) ||
+        reuseId !== undefined;
       const entry = await deps.gate.pass(publicId, input, caller, returning);
       const admission = entry.isHost || !entry.meeting.waitingRoom ? 'admitted' : 'waiting';
       const { member, token } = await store.open(entry.meeting, (room) =>
@@ -195,6 +214,7 @@ export function createRoomService(deps: RoomServiceDeps) {
           admission,
           spendNew: () => deps.gate.spendNew(publicId, caller, entry.isHost),
           now: Date.now(),
+          reuseId,
         }),
       );
       // A knock is heard by the hosts when the guest's socket arrives (resume).
@@ -232,14 +252,24 @@ export function createRoomService(deps: RoomServiceDeps) {
         if (!now || !current || current.tokenHash !== tokenHash) {
           throw roomErrors.invalidToken(ROOM_MESSAGES.replacedToken);
         }
+        const previous = current.socketId;
         current.socketId = socket.id;
+        current.awaySince = null;
         current.everConnected = true;
         if (current.admission === 'waiting') {
-          return { kind: 'waiting' as const, waiting: waitingList(now), since: current.waitingSince };
+          return {
+            kind: 'waiting' as const,
+            waiting: waitingList(now),
+            since: current.waitingSince,
+            previous,
+          };
         }
-        return { kind: 'entered' as const, entered: enter(now, current) };
+        return { kind: 'entered' as const, entered: enter(now, current), previous };
       });
       socket.bind(room.id, member.id);
+      if (changed.previous && changed.previous !== socket.id) {
+        deps.closeStaleSocket?.(room.id, member.id, changed.previous);
+      }
       presence.arrived(member.id);
       if (changed.kind === 'waiting') {
         presence.knocking(room.id, member.id, knockLeftMs(changed.since));
@@ -261,6 +291,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         const member = room?.members.get(actor.participantId);
         if (!member || member.socketId !== socketId) return null;
         member.socketId = null;
+        member.awaySince = Date.now();
         return { participant: toRoomParticipant(member), announced: member.announced };
       });
       if (!changed) return;
@@ -493,6 +524,33 @@ export function createRoomService(deps: RoomServiceDeps) {
 
     /** The room of a meeting (meetings.id or the test room's id), to read. */
     room: (roomId: string) => store.get(roomId),
+
+    /**
+     * Several instances: the presence sweeper (cluster.ts) on one room. Participants whose socket
+     * was held by an instance that stopped beating (`isDead`) are gone at once, each kept for a
+     * while so that its join token brings it back as itself through another instance; those
+     * without a socket past their grace (their instance's timer died with it) are gone too.
+     * The room hears participant_left for each. Answers how many went.
+     */
+    async sweep(roomId: string, isDead: (socketId: string) => boolean, slackMs: number): Promise<number> {
+      const now = Date.now();
+      const swept = await store.update(roomId, (room) => {
+        if (!room) return null;
+        const crashed: MemberState[] = [];
+        const gones: Gone[] = [];
+        for (const m of [...room.members.values()]) {
+          const dead = m.socketId !== null && isDead(m.socketId);
+          if (!dead && !overdue(m, now, slackMs)) continue;
+          if (dead) crashed.push({ ...m });
+          gones.push(drop(room, m));
+        }
+        return gones.length ? { room, crashed, gones } : null;
+      });
+      if (!swept) return 0;
+      for (const m of swept.crashed) await store.remember?.(swept.room, m);
+      for (const g of swept.gones) gone(swept.room, g, 'timeout');
+      return swept.gones.length;
+    },
 
     /** Server shutdown: no grace timers, no disconnect news; the rooms go. */
     async shutdown(): Promise<void> {

@@ -43,6 +43,11 @@ export interface MemberState {
   waitingSince: number | null;
   /** The language this listener wants transcript lines translated into (null: none). */
   captionLanguage: string | null;
+  /**
+   * Since when no socket speaks for this member (ms since epoch; null while one does): its join
+   * timeout or resume grace runs from then, whichever instance's clock looks at it.
+   */
+  awaySince: number | null;
 }
 
 /** The meeting's live transcription: who turned it on, and when (ms since epoch). */

@@ -1,8 +1,8 @@
 import { newRoom, type MemberState, type RoomMeeting, type RoomState } from './state.js';
 
 /**
- * Where room state lives. In memory today (one server instance holds a meeting's room); the
- * scale-out issue adds a Redis implementation, so every call is async and every change goes
+ * Where room state lives. In memory by default (one server instance holds a meeting's room); in
+ * Redis with REDIS_URL (redis-store.ts: several instances share the rooms), so every call is async and every change goes
  * through `update`/`open`: one synchronous step that the store runs alone for that room (in
  * memory: nothing else runs during it; Redis: under the room's lock) and then keeps. A room
  * exists while it has members: one left without members after a change is dropped.
@@ -19,8 +19,27 @@ export interface RoomStateStore {
   open<T>(meeting: RoomMeeting, change: (room: RoomState) => T): Promise<T>;
   /** Drops a room at once and answers what it held (the meeting was deleted). */
   delete(roomId: string): Promise<RoomState | undefined>;
-  /** Drops every room (server shutdown). */
+  /** Drops every room (server shutdown); a shared store keeps them for the other instances. */
   clear(): Promise<void>;
+
+  // Shared stores only (Redis, several instances): what presence across instances needs.
+  /** Keeps a participant swept with its crashed instance, so that its join token brings it back. */
+  remember?(room: RoomState, member: MemberState): Promise<void>;
+  /** The participant `remember` kept for this join token (its SHA-256), if any. */
+  departed?(tokenHash: string): Promise<Departed | undefined>;
+  /** Every room that has state. */
+  roomIds?(): Promise<string[]>;
+  /** Forgets a room id whose state is gone (expired). */
+  forgetRoom?(roomId: string): Promise<void>;
+  /** The room is still in use: its state's expiry starts again. */
+  touch?(roomId: string): Promise<void>;
+}
+
+/** A participant swept with its crashed instance: its room, the meeting's public id, itself. */
+export interface Departed {
+  roomId: string;
+  meetingId: string;
+  member: MemberState;
 }
 
 /** The in-memory store: the rooms of this server instance. */

@@ -10,7 +10,14 @@ export type Audience =
 export interface BusEnvelope {
   roomId: string;
   to: Audience;
-  message: ServerMessage;
+  /** Absent only on an envelope that just closes a socket. */
+  message?: ServerMessage;
+  /**
+   * With `to.kind === 'one'`: after `message`, the participant's socket on whichever instance
+   * holds it (only the socket `socketId` names, when given) is closed with `code` and no longer
+   * speaks for the participant.
+   */
+  close?: { code: number; reason: string; socketId?: string };
 }
 
 /**
@@ -18,14 +25,44 @@ export interface BusEnvelope {
  * realtime/sockets.ts delivers what the bus hands it to the sockets this instance holds.
  * In-process by default; Redis pub/sub when REDIS_URL is set, so that messages published by one
  * server instance (or another process, e.g. an AI worker) reach sockets held by every instance.
- * The Redis bus is experimental: the room store (roster, tokens, waiting room) is the memory of
- * the instance that took the joins, so a meeting's rooms must stay on one instance
- * (docs/PROTOCOL.md, "Fan-out across instances").
+ * With Redis, the room state lives in Redis too (modules/rooms/redis-store.ts over SharedState),
+ * so one meeting can have participants on several instances (docs/PROTOCOL.md, "Fan-out across
+ * instances").
  */
 export interface RoomBus {
   readonly kind: 'in-process' | 'redis';
   publish(envelope: BusEnvelope): void;
   /** The one consumer (this instance's sockets); called for every envelope, this instance's too. */
   subscribe(handler: (envelope: BusEnvelope) => void): void;
+  close(): Promise<void>;
+}
+
+/** One write of a SharedState commit. */
+export type SharedWrite =
+  | { op: 'set'; key: string; value: string; ttlMs: number }
+  | { op: 'del'; key: string }
+  | { op: 'sadd' | 'srem'; key: string; member: string };
+
+/**
+ * State the server instances share (Redis): keys with expiry, sets, and per-key locks whose
+ * writes land only while the lock is held. The room slice keeps its room store and presence on
+ * it (modules/rooms/redis-store.ts, cluster.ts); Redis itself stays in this folder.
+ */
+export interface SharedState {
+  get(key: string): Promise<string | null>;
+  getMany(keys: string[]): Promise<Array<string | null>>;
+  members(key: string): Promise<string[]>;
+  setTtl(key: string, value: string, ttlMs: number): Promise<void>;
+  /** SET NX: answers whether it was set. */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  expire(key: string, ttlMs: number): Promise<void>;
+  addMember(key: string, member: string): Promise<void>;
+  removeMember(key: string, member: string): Promise<void>;
+  del(key: string): Promise<void>;
+  /** Takes the lock `key` (waiting while another holds it); answers the holder's token. */
+  lock(key: string): Promise<string>;
+  /** Applies `writes` if the lock is still held with `token` (answers whether), then releases it if asked. */
+  commit(key: string, token: string, writes: SharedWrite[], release: boolean): Promise<boolean>;
+  unlock(key: string, token: string): Promise<void>;
   close(): Promise<void>;
 }

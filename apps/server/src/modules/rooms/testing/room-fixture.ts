@@ -32,6 +32,7 @@ export function roomFixture(
     markLive: async (id: string) => void statuses.push(`live ${id}`),
     markFinished: async (id: string, status: string) => void statuses.push(`${status} ${id}`),
     heartbeat: async () => undefined,
+    holdLive: async () => undefined,
     finishOrphaned: async () => 0,
   } satisfies RoomsRepository;
   const log = { error: () => undefined } as unknown as FastifyBaseLogger;

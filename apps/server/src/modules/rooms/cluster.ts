@@ -1,0 +1,99 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { SharedState } from '../../providers/bus/index.js';
+import type { RoomService } from './service.js';
+import type { RoomStateStore } from './store.js';
+
+export const PRESENCE_KEYS = {
+  /** Present while the instance beats (its value: the time of its last beat). */
+  instance: (id: string) => `parley:instance:${id}`,
+  /** Held by the one instance that sweeps during a beat. */
+  sweep: 'parley:presence-sweep',
+};
+
+/** The instance a socket id (`<instance>:<n>`, realtime/connection.ts) belongs to. */
+export const instanceOfSocket = (socketId: string): string => socketId.slice(0, socketId.lastIndexOf(':'));
+
+/**
+ * Presence across server instances (REDIS_URL). Each instance beats every `ttlMs / 3`: its key
+ * lives `ttlMs`, and the rooms where it holds sockets have their expiry refreshed. On each beat
+ * one instance (whoever takes the sweep key) walks the rooms: a participant whose socket belongs
+ * to an instance that stopped beating (crashed, killed) is gone from the room, and the room hears
+ * participant_left (RoomService.sweep); so is one without a socket past its grace, whose timer
+ * was on such an instance. A crashed instance's participants are gone within `ttlMs + ttlMs / 3`
+ * (plus one sweep); their clients reconnect through another instance, as the same participant.
+ */
+export function startClusterPresence(deps: {
+  shared: SharedState;
+  store: RoomStateStore;
+  rooms: Pick<RoomService, 'sweep'>;
+  instance: string;
+  ttlMs: number;
+  /** Rooms where this instance holds a socket. */
+  localRooms(): string[];
+  log: FastifyBaseLogger;
+}) {
+  const { shared, store, instance, ttlMs, log } = deps;
+  const everyMs = Math.max(100, Math.floor(ttlMs / 3));
+  let stopped = false;
+
+  async function beat(): Promise<void> {
+    await shared.setTtl(PRESENCE_KEYS.instance(instance), String(Date.now()), ttlMs);
+    await Promise.all(deps.localRooms().map((roomId) => store.touch?.(roomId)));
+  }
+
+  /** One pass over every room; answers how many participants went. */
+  async function sweep(): Promise<number> {
+    const roomIds = (await store.roomIds?.()) ?? [];
+    const rooms = await Promise.all(roomIds.map(async (id) => ({ id, room: await store.get(id) })));
+    const owners = new Set<string>();
+    for (const { room } of rooms) {
+      for (const m of room?.members.values() ?? []) if (m.socketId) owners.add(instanceOfSocket(m.socketId));
+    }
+    const ownerList = [...owners];
+    const beats = await shared.getMany(ownerList.map((o) => PRESENCE_KEYS.instance(o)));
+    const dead = new Set(ownerList.filter((_, i) => beats[i] === null && ownerList[i] !== instance));
+    const isDead = (socketId: string) => dead.has(instanceOfSocket(socketId));
+    let gone = 0;
+    for (const { id, room } of rooms) {
+      if (!room) {
+        await store.forgetRoom?.(id);
+        continue;
+      }
+      const suspects = [...room.members.values()].some(
+        (m) => (m.socketId !== null && isDead(m.socketId)) || m.socketId === null,
+      );
+      if (!suspects) continue;
+      gone += await deps.rooms.sweep(id, isDead, ttlMs).catch((err: unknown) => {
+        log.error({ err, roomId: id }, 'presence sweep of a room failed');
+        return 0;
+      });
+    }
+    if (dead.size > 0 || gone > 0) log.info({ dead: [...dead], gone }, 'presence sweep');
+    return gone;
+  }
+
+  async function tick(): Promise<void> {
+    if (stopped) return;
+    await beat();
+    if (await shared.setIfAbsent(PRESENCE_KEYS.sweep, instance, everyMs)) await sweep();
+  }
+
+  const timer = setInterval(() => {
+    tick().catch((err: unknown) => log.warn({ err }, 'presence beat failed'));
+  }, everyMs);
+  timer.unref();
+
+  return {
+    /** The first beat, before this instance takes sockets. */
+    start: beat,
+    sweep,
+    /**
+     * Draining: the beats stop. The key is left to expire, so that the clients this instance
+     * told to reconnect have `ttlMs` to resume elsewhere before the sweep takes their places.
+     */
+    stop(): void {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

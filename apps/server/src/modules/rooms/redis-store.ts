@@ -1,0 +1,198 @@
+import type { SharedState, SharedWrite } from '../../providers/bus/index.js';
+import {
+  memberByToken,
+  newRoom,
+  type MemberState,
+  type RemovedEntry,
+  type RoomMeeting,
+  type RoomState,
+  type Transcription,
+} from './state.js';
+import type { Departed, RoomStateStore } from './store.js';
+
+/** Redis keys of the shared room store. */
+export const ROOM_KEYS = {
+  room: (roomId: string) => `parley:roomstate:${roomId}`,
+  lock: (roomId: string) => `parley:roomlock:${roomId}`,
+  token: (tokenHash: string) => `parley:roomtoken:${tokenHash}`,
+  ghost: (tokenHash: string) => `parley:roomghost:${tokenHash}`,
+  /** Every room that has state (the presence sweeper walks it). */
+  rooms: 'parley:rooms',
+};
+
+/**
+ * How long a room's state outlives its last write: a backstop for rooms left behind when every
+ * instance died at once. Writes and the presence heartbeat of any instance with a socket in the
+ * room refresh it.
+ */
+export const ROOM_TTL_MS = 24 * 3600_000;
+/** How long a participant swept with its crashed instance can come back as itself. */
+export const GHOST_TTL_MS = 10 * 60_000;
+
+interface StoredRoom {
+  id: string;
+  meeting: RoomMeeting;
+  startedAt: string;
+  members: MemberState[];
+  bySession: Array<[string, string]>;
+  wentLive: boolean;
+  ended: boolean;
+  allMuted: boolean;
+  denied: Array<[string, RemovedEntry]>;
+  transcription: Transcription | null;
+}
+
+export function serializeRoom(room: RoomState): string {
+  const stored: StoredRoom = {
+    id: room.id,
+    meeting: room.meeting,
+    startedAt: room.startedAt.toISOString(),
+    members: [...room.members.values()],
+    bySession: [...room.bySession],
+    wentLive: room.wentLive,
+    ended: room.ended,
+    allMuted: room.allMuted,
+    denied: [...room.denied],
+    transcription: room.transcription,
+  };
+  return JSON.stringify(stored);
+}
+
+export function parseRoom(text: string): RoomState {
+  const s = JSON.parse(text) as StoredRoom;
+  return {
+    id: s.id,
+    meeting: s.meeting,
+    startedAt: new Date(s.startedAt),
+    members: new Map(s.members.map((m) => [m.id, m])),
+    bySession: new Map(s.bySession),
+    wentLive: s.wentLive,
+    ended: s.ended,
+    allMuted: s.allMuted,
+    denied: new Map(s.denied),
+    transcription: s.transcription,
+  };
+}
+
+const tokensOf = (room: RoomState | undefined): Set<string> =>
+  new Set(room ? [...room.members.values()].map((m) => m.tokenHash) : []);
+
+/**
+ * The room store of several server instances: each room is one JSON value in Redis, changed
+ * only under the room's lock (take the lock, read, run the change, write only if the lock is
+ * still ours, release), so two instances changing one room one after the other never lose a
+ * change. Join tokens are indexed by their hash; a room without members is deleted, as in
+ * memory. What `get` answers is a copy: changing it changes nothing (use `update`).
+ */
+export function createRedisRoomStore(shared: SharedState): RoomStateStore {
+  async function read(roomId: string): Promise<RoomState | undefined> {
+    const text = await shared.get(ROOM_KEYS.room(roomId));
+    return text ? parseRoom(text) : undefined;
+  }
+
+  /** Runs `change` on the room under its lock and writes what it did (also when it threw). */
+  async function locked<T>(
+    roomId: string,
+    change: (room: RoomState | undefined) => { room: RoomState | undefined; result: T },
+  ): Promise<T> {
+    const lockKey = ROOM_KEYS.lock(roomId);
+    const token = await shared.lock(lockKey);
+    let committed = false;
+    try {
+      const text = await shared.get(ROOM_KEYS.room(roomId));
+      const before = text ? parseRoom(text) : undefined;
+      const tokensBefore = tokensOf(before);
+      // The change mutates `working`; a copy, so that the state before stays comparable.
+      const working = text ? parseRoom(text) : undefined;
+      let outcome: { room: RoomState | undefined; result: T } | undefined;
+      let failure: unknown;
+      let failed = false;
+      try {
+        outcome = change(working);
+      } catch (err) {
+        failed = true;
+        failure = err;
+      }
+      const after = outcome ? outcome.room : working;
+      const writes = writesFor(roomId, text, after, tokensBefore);
+      committed = await shared.commit(lockKey, token, writes, true);
+      if (!committed) throw new Error(`room ${roomId}: the lock expired before the change was written`);
+      if (failed) throw failure;
+      return (outcome as { result: T }).result;
+    } finally {
+      if (!committed) await shared.unlock(lockKey, token).catch(() => undefined);
+    }
+  }
+
+  function writesFor(
+    roomId: string,
+    before: string | null,
+    room: RoomState | undefined,
+    tokensBefore: Set<string>,
+  ): SharedWrite[] {
+    const writes: SharedWrite[] = [];
+    const alive = room && room.members.size > 0;
+    const tokensNow = alive ? tokensOf(room) : new Set<string>();
+    for (const hash of tokensBefore) {
+      if (!tokensNow.has(hash)) writes.push({ op: 'del', key: ROOM_KEYS.token(hash) });
+    }
+    if (!alive) {
+      if (before !== null) {
+        writes.push({ op: 'del', key: ROOM_KEYS.room(roomId) });
+        writes.push({ op: 'srem', key: ROOM_KEYS.rooms, member: roomId });
+      }
+      return writes;
+    }
+    const text = serializeRoom(room);
+    if (text === before && tokensNow.size === tokensBefore.size) return writes;
+    writes.push({ op: 'set', key: ROOM_KEYS.room(roomId), value: text, ttlMs: ROOM_TTL_MS });
+    if (before === null) writes.push({ op: 'sadd', key: ROOM_KEYS.rooms, member: roomId });
+    for (const hash of tokensNow) {
+      if (!tokensBefore.has(hash)) {
+        writes.push({ op: 'set', key: ROOM_KEYS.token(hash), value: roomId, ttlMs: ROOM_TTL_MS });
+      }
+    }
+    return writes;
+  }
+
+  return {
+    get: read,
+    async byToken(tokenHash) {
+      const roomId = await shared.get(ROOM_KEYS.token(tokenHash));
+      const room = roomId ? await read(roomId) : undefined;
+      const member = room ? memberByToken(room, tokenHash) : undefined;
+      return room && member ? { room, member } : undefined;
+    },
+    update(roomId, change) {
+      return locked(roomId, (room) => ({ room, result: change(room) }));
+    },
+    open(meeting, change) {
+      return locked(meeting.id, (found) => {
+        const room = found ?? newRoom(meeting);
+        if (found) Object.assign(room.meeting, meeting);
+        return { room, result: change(room) };
+      });
+    },
+    delete(roomId) {
+      return locked(roomId, (room) => ({ room: undefined, result: room }));
+    },
+    /** The rooms are shared: an instance going away leaves them to the others. */
+    async clear() {},
+
+    async remember(room, member) {
+      const departed: Departed = { roomId: room.id, meetingId: room.meeting.meetingId, member };
+      await shared.setTtl(ROOM_KEYS.ghost(member.tokenHash), JSON.stringify(departed), GHOST_TTL_MS);
+    },
+    async departed(tokenHash) {
+      const text = await shared.get(ROOM_KEYS.ghost(tokenHash));
+      return text ? (JSON.parse(text) as Departed) : undefined;
+    },
+    roomIds: () => shared.members(ROOM_KEYS.rooms),
+    async forgetRoom(roomId) {
+      if (!(await shared.get(ROOM_KEYS.room(roomId)))) await shared.removeMember(ROOM_KEYS.rooms, roomId);
+    },
+    async touch(roomId) {
+      await shared.expire(ROOM_KEYS.room(roomId), ROOM_TTL_MS);
+    },
+  };
+}
