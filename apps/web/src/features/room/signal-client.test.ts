@@ -113,6 +113,35 @@ describe('SignalClient', () => {
     expect(client.getSnapshot()).toMatchObject({ state: 'joined', attempt: 0 });
   });
 
+  it('after 1001 (a draining server) resumes at once without showing a reconnect', () => {
+    const states: string[] = [];
+    client.subscribe(() => states.push(client.state));
+    client.connect();
+    last().open();
+    last().receive(joined());
+    states.length = 0;
+    last().drop(WS_CLOSE.goingAway);
+    expect(client.state).toBe('joined');
+    client.send({ type: 'chat_message', content: 'sent meanwhile' });
+    vi.advanceTimersByTime(250);
+    expect(sockets).toHaveLength(2);
+    last().open();
+    expect(last().sent[0]).toEqual({ type: 'join_meeting', joinToken: 'token-0123456789abcdef' });
+    last().receive(joined(true));
+    expect(last().sent[1]).toEqual({ type: 'chat_message', content: 'sent meanwhile' });
+    expect(states).not.toContain('reconnecting');
+  });
+
+  it('after 1001, falls back to the visible reconnect when the quiet one fails', () => {
+    client.connect();
+    last().open();
+    last().receive(joined());
+    last().drop(WS_CLOSE.goingAway);
+    vi.advanceTimersByTime(250);
+    last().drop(1006); // no other instance answered
+    expect(client.state).toBe('reconnecting');
+  });
+
   it('caps the backoff and adds jitter', () => {
     const c = new SignalClient({
       url: 'ws://x',

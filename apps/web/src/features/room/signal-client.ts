@@ -80,6 +80,12 @@ const MAX_QUEUE = 200;
 /** How long a leaving client waits for the server to close before closing itself. */
 const LEAVE_CLOSE_MS = 2000;
 
+/**
+ * Longest wait before the quiet reconnect after the server said it is going away (1001: its
+ * instance is draining); spread so that a draining instance's clients do not all land at once.
+ */
+const GOING_AWAY_SPREAD_MS = 250;
+
 /** Close codes after which reconnecting is pointless. */
 const TERMINAL_CODES: Partial<Record<number, CloseReason>> = {
   [WS_CLOSE.removedByHost]: 'removed',
@@ -323,8 +329,9 @@ export class SignalClient {
     this.finish('left', null);
   }
 
-  private open(state: 'connecting' | 'reconnecting'): void {
-    this.store.patch({ state });
+  /** `quiet`: the room stays on screen as joined while the socket is replaced (see onSocketClosed). */
+  private open(state: 'connecting' | 'reconnecting', quiet = false): void {
+    if (!quiet) this.store.patch({ state });
     let socket: WebSocketLike;
     try {
       socket = this.opts.createSocket(this.opts.url);
@@ -369,7 +376,29 @@ export class SignalClient {
       this.finish(terminal, reason || null);
       return;
     }
+    if (code === WS_CLOSE.goingAway && this.state === 'joined') {
+      this.reconnectQuietly();
+      return;
+    }
     this.scheduleReconnect();
+  }
+
+  /**
+   * The server instance is draining (SIGTERM) and told us to reconnect (1001): another instance
+   * takes us as the same participant (the join token), so the room is not shown as reconnecting
+   * and what is sent meanwhile is queued. Peer connections carry on untouched. If that attempt
+   * fails (closed again, or no join in time) the usual visible reconnect with backoff follows.
+   */
+  private reconnectQuietly(): void {
+    if (this.disconnectedSince === null) this.disconnectedSince = Date.now();
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = setTimeout(
+      () => {
+        this.reconnectTimer = null;
+        if (this.state === 'joined' && !this.socket) this.open('reconnecting', true);
+      },
+      Math.round(this.opts.random() * GOING_AWAY_SPREAD_MS),
+    );
   }
 
   private abandonSocket(): void {
