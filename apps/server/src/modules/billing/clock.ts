@@ -90,13 +90,16 @@ export function unlimitedState(reason: 'pro' | 'covered', r: ClockRules): FreeTi
  * Whose clock a participant uses: the account when signed in, else the join form's e-mail, else
  * the browser (its kept id, or the tab's session when it sent none).
  */
+/** The prefix of a signed-in person's clock key. */
+export const USER_CLOCK_KEY = 'user:';
+
 export function clockKeyOf(p: {
   userId: string | null;
   email: string | null;
   browserId: string | null;
   sessionKey: string;
 }): string {
-  if (p.userId) return `user:${p.userId}`;
+  if (p.userId) return `${USER_CLOCK_KEY}${p.userId}`;
   if (p.email) return `email:${p.email.trim().toLowerCase()}`;
   if (p.browserId) return `browser:${p.browserId}`;
   return `session:${p.sessionKey}`;

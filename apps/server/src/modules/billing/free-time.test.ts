@@ -242,6 +242,25 @@ describe('the free-time clock (fake clock)', () => {
     expect(s.expelled).toContain('ann');
   });
 
+  it('buying Pro during the meeting stops the clock at the next tick, even in the grace', async () => {
+    const s = setup();
+    await s.join('ann', { userId: 'u-ann' });
+    await s.join('bob', { userId: 'u-bob' });
+    await s.clock.advance(45 * MIN + 5_000);
+    expect(s.last('ann').mode).toBe('grace');
+    s.pro.add('u-ann');
+    await s.clock.advance(30_000);
+    // Bob, still free, is sent away; Ann, Pro now, stays and hears unlimited time.
+    expect(s.expelled).toEqual(['bob']);
+    expect(s.last('ann')).toMatchObject({ mode: 'unlimited', reason: 'pro' });
+    const heardBefore = s.heard.length;
+    await s.clock.advance(120 * MIN);
+    expect(s.expelled).toEqual(['bob']);
+    expect(s.heard.length).toBe(heardBefore);
+    expect(s.service.stateOf('ann')).toMatchObject({ mode: 'unlimited', reason: 'pro' });
+    expect(s.clock.pending).toBe(0);
+  });
+
   it('billing cannot start for someone who is not in the room', async () => {
     const s = setup();
     await expect(s.service.startOverage('room-1', 'nobody', 'acct-1')).rejects.toMatchObject({

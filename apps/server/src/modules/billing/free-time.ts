@@ -8,6 +8,7 @@ import {
   nextActionInMs,
   startedOverageMinutes,
   unlimitedState,
+  USER_CLOCK_KEY,
   type ClockRules,
 } from './clock.js';
 import type { BillingRepository } from './repository.js';
@@ -170,9 +171,29 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
     }
   }
 
+  /**
+   * A signed-in person who bought Pro during the meeting: the clock stops for good and each of
+   * their participants hears unlimited time. Checked on every tick (at most a minute late, and
+   * always before the grace would send them away), so nobody has to rejoin after upgrading.
+   */
+  async function upgradedToPro(c: LiveClock): Promise<boolean> {
+    const userId = c.key.startsWith(USER_CLOCK_KEY) ? c.key.slice(USER_CLOCK_KEY.length) : null;
+    if (!userId || !(await deps.isPro(userId))) return false;
+    stop(c);
+    await repo.saveClock(c.roomId, c.key, c.usedMs);
+    clocks.delete(c.id);
+    for (const id of c.members) {
+      clockOf.delete(id);
+      pro.add(id);
+      deps.send(c.roomId, id, { type: 'free_time', freeTime: unlimitedState('pro', rules) });
+    }
+    return true;
+  }
+
   /** The clock's tick: save, charge, send away or tell, and wait for the next action. */
   async function act(c: LiveClock): Promise<void> {
     if (clocks.get(c.id) !== c || c.covered) return;
+    if (await upgradedToPro(c)) return;
     const elapsed = elapsedOf(c);
     await repo.saveClock(c.roomId, c.key, elapsed);
     await charge(c, elapsed);
