@@ -20,6 +20,7 @@ import { oidcRoutes } from './modules/auth/oidc-routes.js';
 import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import mailPlugin from './modules/mail/plugin.js';
+import metricsPlugin from './modules/metrics/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mailPlugin);
   await app.register(busPlugin);
   await app.register(realtimePlugin);
+  await app.register(metricsPlugin);
   await app.register(chatPlugin);
   await app.register(filesPlugin);
   await app.register(retentionPlugin);

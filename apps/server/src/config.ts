@@ -102,6 +102,8 @@ const envSchema = z.object({
     .optional(),
   /** With REDIS_URL: an instance that has not beaten for this long is taken as crashed. */
   PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(20_000).default(15_000),
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
   FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
   /** The free tier's minute (spec §9: 60 s); tests run minutes as seconds. Not in production. */
@@ -166,6 +168,8 @@ export interface Config {
    * `ttlMs` its participants are swept from their rooms (within ttlMs + ttlMs/3).
    */
   presence: { ttlMs: number };
+  /** The bearer token /metrics asks for, if any. */
+  metricsToken: string | undefined;
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
   files: { hostQuotaBytes: number; instanceQuotaBytes: number };
   /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
@@ -328,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     instanceId: e.INSTANCE_ID ?? randomUUID(),
     presence: { ttlMs: e.PRESENCE_TTL_MS },
+    metricsToken: e.METRICS_TOKEN,
     files: {
       hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,

@@ -48,6 +48,7 @@ const OIDC = {
 const ROUTES: Record<string, RouteRule> = {
   'GET /api/health': { access: 'public' },
   'GET /api/ready': { access: 'public' },
+  'GET /metrics': { access: 'public', kind: { notJson: 'Prometheus text format (prom-client)' } },
   'GET /api/auth/user': { access: 'user' },
   'PATCH /api/auth/user/update': { access: 'user', example: () => ({ firstName: 'Eve', lastName: 'Smith' }) },
   'GET /api/login': { access: 'public', kind: SIGN_IN_PAGE },

@@ -22,6 +22,8 @@ export interface ConnectionSettings extends SendBufferSettings {
    * sweeper of another instance can tell whose sockets died with a crashed one.
    */
   instanceId?: string;
+  /** Counts each message handled (in) or sent to a socket (out), for /metrics. */
+  countMessage?: (direction: 'in' | 'out', type: string) => void;
 }
 
 let nextConnId = 1;
@@ -89,6 +91,7 @@ export function handleConnection(
         }
       }
       socket.send(text);
+      settings.countMessage?.('out', type);
       if (socket.bufferedAmount > settings.sendBufferSoftBytes) overSoftCap();
     },
     close: (code: number, reason: string) => {
@@ -192,6 +195,7 @@ export function handleConnection(
       );
     }
     const message = parsed.data;
+    settings.countMessage?.('in', message.type);
     if (conn.roomId === TEST_ROOM_ID && !TEST_ROOM_MESSAGES.has(message.type)) {
       return fail('forbidden', TEST_ROOM_UNAVAILABLE, requestIdOf(message));
     }

@@ -59,6 +59,7 @@ interface RouteDecision {
 const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/health': { roles: everyone('allow') },
   'GET /api/ready': { roles: everyone('allow') },
+  'GET /metrics': { roles: everyone('allow') },
   'GET /api/auth/user': { roles: only(...SIGNED_IN) },
   'PATCH /api/auth/user/update': {
     roles: only(...SIGNED_IN),

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { timingSafeEqual } from 'node:crypto';
+
+/** Latency buckets (seconds): 5 ms to 10 s. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+const sameText = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * `/metrics` in Prometheus' text format (prom-client), one registry per app: HTTP latency by
+ * route (the route's pattern, never the raw URL, so ids do not explode the label set), this
+ * instance's meetings and participants, WebSocket messages by direction and type, and the
+ * process defaults (memory, event loop lag, GC). With METRICS_TOKEN the scrape needs
+ * `Authorization: Bearer <token>`; without it, keep /metrics off the public proxy.
+ */
+async function metricsPlugin(app: FastifyInstance): Promise<void> {
+  const register = new Registry();
+  collectDefaultMetrics({ register, prefix: 'parley_' });
+  const http = new Histogram({
+    name: 'parley_http_request_duration_seconds',
+    help: 'HTTP request latency by method, route pattern and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [register],
+  });
+  const ws = new Counter({
+    name: 'parley_ws_messages_total',
+    help: 'WebSocket messages handled (in) and sent to a socket (out), by type',
+    labelNames: ['direction', 'type'] as const,
+    registers: [register],
+  });
+  const { sockets } = app.realtime;
+  new Gauge({
+    name: 'parley_active_meetings',
+    help: 'Meetings with a participant connected to this instance',
+    registers: [register],
+    collect() {
+      this.set(sockets.rooms().length);
+    },
+  });
+  new Gauge({
+    name: 'parley_active_participants',
+    help: 'Participants whose socket is connected to this instance',
+    registers: [register],
+    collect() {
+      this.set(sockets.count);
+    },
+  });
+
+  app.realtime.settings.countMessage = (direction, type) => ws.inc({ direction, type });
+  app.addHook('onResponse', async (request, reply) => {
+    http.observe(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  const token = app.config.metricsToken;
+  app.get('/metrics', async (request, reply) => {
+    if (token && !sameText(request.headers.authorization ?? '', `Bearer ${token}`)) {
+      return reply.status(401).send({ message: 'A bearer token is needed for /metrics' });
+    }
+    return reply.header('content-type', register.contentType).send(await register.metrics());
+  });
+}
+
+export default fp(metricsPlugin, { name: 'metrics', dependencies: ['realtime'] });
