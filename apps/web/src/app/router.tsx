@@ -34,6 +34,10 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: 'meetings/:meetingId/report',
+        lazy: async () => ({ Component: (await import('@/features/report/ReportPage')).ReportPage }),
+      },
+      {
         path: 'settings',
         lazy: async () => ({ Component: (await import('@/features/settings/SettingsPage')).SettingsPage }),
       },

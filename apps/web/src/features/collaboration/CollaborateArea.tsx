@@ -1,4 +1,4 @@
-import { PenLine, StickyNote } from 'lucide-react';
+import { Paperclip, PenLine, StickyNote } from 'lucide-react';
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { useRoomContext, useRoomState } from '@/features/room/room-context';
 import { cn } from '@/lib/cn';
@@ -9,6 +9,7 @@ import { colorFor } from './whiteboard-sync';
 // Excalidraw and TipTap are large: each loads only when its tab is first shown.
 const Whiteboard = lazy(() => import('./Whiteboard'));
 const Notes = lazy(() => import('./Notes'));
+const FilesArea = lazy(() => import('./FilesArea'));
 
 /** One collaboration client per room session, kept while the panel is closed and reopened. */
 const clients = new WeakMap<object, CollabClient>();
@@ -23,13 +24,14 @@ function useCollabClient(): CollabClient {
   return client;
 }
 
-type Tab = 'whiteboard' | 'notes';
+type Tab = 'whiteboard' | 'notes' | 'files';
 const TABS: { id: Tab; label: string; icon: typeof PenLine }[] = [
   { id: 'whiteboard', label: 'Whiteboard', icon: PenLine },
   { id: 'notes', label: 'Notes', icon: StickyNote },
+  { id: 'files', label: 'Files', icon: Paperclip },
 ];
 
-/** The room's collaboration area: the shared whiteboard and notes of the meeting. */
+/** The room's collaboration area: the shared whiteboard, notes and files of the meeting. */
 export default function CollaborateArea() {
   const client = useCollabClient();
   const room = useRoomState();
@@ -84,8 +86,10 @@ export default function CollaborateArea() {
         <Suspense fallback={<p className="p-4 text-sm text-slate-400">Loading...</p>}>
           {tab === 'whiteboard' ? (
             <Whiteboard client={client} meetingId={room.meeting?.meetingId ?? 'meeting'} />
-          ) : (
+          ) : tab === 'notes' ? (
             <Notes client={client} />
+          ) : (
+            <FilesArea />
           )}
         </Suspense>
       </div>

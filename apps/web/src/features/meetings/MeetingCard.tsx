@@ -1,6 +1,18 @@
 import type { Meeting } from '@parley/protocol';
 import { formatMeetingTime } from '@parley/protocol/meetings';
-import { Check, Clock, Copy, Lock, Pencil, Play, Repeat, StickyNote, Trash2, Users } from 'lucide-react';
+import {
+  BarChart3,
+  Check,
+  Clock,
+  Copy,
+  Lock,
+  Pencil,
+  Play,
+  Repeat,
+  StickyNote,
+  Trash2,
+  Users,
+} from 'lucide-react';
 import { AlertDialog } from 'radix-ui';
 import { Link, useNavigate } from 'react-router';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
@@ -152,6 +164,16 @@ export function MeetingCard({
               <StickyNote /> Notes
             </Link>
           </Button>
+          {meeting.status === 'live' ||
+          meeting.status === 'ended' ||
+          badge === 'Live' ||
+          badge === 'Ended' ? (
+            <Button asChild size="sm" variant="ghost">
+              <Link to={`/meetings/${meeting.meetingId}/report`}>
+                <BarChart3 /> Report
+              </Link>
+            </Button>
+          ) : null}
           <DeleteButton meeting={meeting} onDelete={onDelete} busy={deleting} />
         </div>
       </CardContent>

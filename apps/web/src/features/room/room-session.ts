@@ -1,8 +1,9 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage } from '@parley/protocol';
-import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
+import { TEST_ROOM_ID, type RoomParticipant, type ServerMessageOf } from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
 import { Captions } from './ai/captions';
+import { SpeakingMeter } from '@/features/report/speaking';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
@@ -61,6 +62,8 @@ export class RoomSession {
   readonly mesh: PeerMesh;
   /** Live transcription and translation (room state, this listener's language, the microphone stream). */
   readonly captions: Captions;
+  /** Tells the room when this participant speaks (talk time in the meeting report). */
+  readonly speaking: SpeakingMeter | null;
   /** This participant's free-time clock, as the server reports it (`free_time`). */
   readonly freeTime: FreeTimeClient;
   readonly billingEmail: string | null;
@@ -97,6 +100,11 @@ export class RoomSession {
     });
     this.captions = new Captions({ signal: this.signal, media: this.media, log: opts.log });
     this.freeTime = new FreeTimeClient(this.signal);
+    // The test room (no meeting row) keeps no report.
+    this.speaking =
+      opts.meetingId === TEST_ROOM_ID
+        ? null
+        : new SpeakingMeter({ signal: this.signal, media: this.media, log: opts.log });
     this.billingEmail = opts.billingEmail ?? null;
     this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
@@ -352,6 +360,7 @@ export class RoomSession {
     if (this.existingTimer) clearTimeout(this.existingTimer);
     for (const c of this.cleanups.splice(0)) c();
     this.captions.dispose();
+    this.speaking?.dispose();
     this.freeTime.dispose();
     this.mesh.closeAll();
     if (this.signal.state !== 'closed') this.signal.leave();
