@@ -204,12 +204,12 @@ async function smoke(instances) {
   const moved = clients.filter((c) => c.closedWith !== null);
   const codes = moved.map((c) => c.closedWith);
   const drainTimes = await Promise.all(
-    moved.map(async (c) => {
+    moved.map(async (c, i) => {
       const t0 = Date.now();
       const back = await c.reconnect();
       expect(
         back.self.id === c.id && back.resumed,
-        `${c.name} (closed ${c.closedWith}) resumed as itself through b`,
+        `${c.name} (closed ${codes[i]}) resumed as itself through b`,
       );
       return Date.now() - t0;
     }),
