@@ -18,6 +18,7 @@ const ALL = [
   'translation',
   'summaries',
   'background-effects',
+  'whiteboard-sync',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 let failed = 0;

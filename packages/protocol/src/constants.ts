@@ -178,6 +178,7 @@ export type Feature =
   /** AI meeting summaries with action items and decisions. */
   | 'summaries'
   | 'pdfExport'
+  /** Talk time, attendance and the meeting report (with its PDF). */
   | 'analytics'
   /** Blur, virtual and custom backgrounds. */
   | 'backgroundEffects'
@@ -196,7 +197,7 @@ export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
   translation: true,
   summaries: true,
   pdfExport: true,
-  analytics: false,
+  analytics: true,
   backgroundEffects: true,
   whiteboard: true,
   recording: false,
