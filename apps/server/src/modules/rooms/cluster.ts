@@ -6,6 +6,8 @@ import type { RoomStateStore } from './store.js';
 export const PRESENCE_KEYS = {
   /** Present while the instance beats (its value: the time of its last beat). */
   instance: (id: string) => `parley:instance:${id}`,
+  /** Since when (ms) an instance's beat has been seen missing: the first strike. */
+  suspect: (id: string) => `parley:instance-suspect:${id}`,
   /** Held by the one instance that sweeps during a beat. */
   sweep: 'parley:presence-sweep',
 };
@@ -19,8 +21,10 @@ export const instanceOfSocket = (socketId: string): string => socketId.slice(0, 
  * one instance (whoever takes the sweep key) walks the rooms: a participant whose socket belongs
  * to an instance that stopped beating (crashed, killed) is gone from the room, and the room hears
  * participant_left (RoomService.sweep); so is one without a socket past its grace, whose timer
- * was on such an instance. A crashed instance's participants are gone within `ttlMs + ttlMs / 3`
- * (plus one sweep); their clients reconnect through another instance, as the same participant.
+ * was on such an instance. An instance counts as stopped once its key has been seen missing on
+ * two sweeps a beat apart, so a crashed instance's participants are gone within
+ * `ttlMs + 2 × ttlMs / 3` plus a sweep (25 s with the default 15 s); their clients reconnect
+ * through another instance, as the same participant.
  */
 export function startClusterPresence(deps: {
   shared: SharedState;
@@ -49,9 +53,17 @@ export function startClusterPresence(deps: {
     for (const { room } of rooms) {
       for (const m of room?.members.values() ?? []) if (m.socketId) owners.add(instanceOfSocket(m.socketId));
     }
-    const ownerList = [...owners];
+    const ownerList = [...owners].filter((o) => o !== instance);
     const beats = await shared.getMany(ownerList.map((o) => PRESENCE_KEYS.instance(o)));
-    const dead = new Set(ownerList.filter((_, i) => beats[i] === null && ownerList[i] !== instance));
+    const dead = new Set<string>();
+    const now = Date.now();
+    for (const owner of ownerList.filter((_, i) => beats[i] === null)) {
+      // Two strikes, a beat apart: a process that stalled (GC, a starved CPU) past its TTL beats
+      // again on waking, before the second look, and keeps its participants.
+      const key = PRESENCE_KEYS.suspect(owner);
+      if (await shared.setIfAbsent(key, String(now), ttlMs * 3)) continue;
+      if (now - Number(await shared.get(key)) >= everyMs) dead.add(owner);
+    }
     const isDead = (socketId: string) => dead.has(instanceOfSocket(socketId));
     let gone = 0;
     for (const { id, room } of rooms) {
