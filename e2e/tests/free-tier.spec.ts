@@ -73,6 +73,18 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     await bea.room.joinFromDialog('Bea', { micOn: false });
 
     await bea.overlay.timeLeft.waitFor();
+    // On a phone an open panel covers the screen: the clock moves under its tabs, off its controls.
+    await bea.room.openPeople();
+    const panel = bea.page.getByRole('complementary', { name: 'Side panel' });
+    const strip = panel.getByRole('status').filter({ hasText: 'Free time left' });
+    await strip.waitFor();
+    await bea.overlay.timeLeft.waitFor({ state: 'hidden' });
+    const tabs = await panel.getByRole('tablist').boundingBox();
+    const stripBox = await strip.boundingBox();
+    expect(stripBox!.y).toBeGreaterThanOrEqual(tabs!.y + tabs!.height - 1);
+    await screenshot(bea.page, 'free-tier-panel-strip-phone');
+    await panel.getByRole('button', { name: 'Close panel' }).click();
+    await bea.overlay.timeLeft.waitFor();
 
     // 35 s: the upgrade hint (10 left); 40 s: the payment prompt and the warning style.
     await gus.page

@@ -1,14 +1,14 @@
-import { BILLING_MESSAGES, formatCents } from '@parley/protocol/billing';
+import { BILLING_MESSAGES } from '@parley/protocol/billing';
 import { FREE_TIER } from '@parley/protocol/constants';
-import { Clock, Crown, CreditCard, TimerOff } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Crown } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
-import { useStore } from '@/lib/use-store';
 import type { FreeTimeClient } from './free-time';
-import { formatCountdown, freeTimeView } from './free-time';
+import { formatCountdown } from './free-time';
+import { FreeTimeStatusText, freeTimeTone, useFreeTimeView } from './FreeTimeStatus';
 import { PaymentSetupCard } from './PaymentSetupCard';
 
 /** Whether this tab skipped the payment prompt in this meeting (a reload keeps it skipped). */
@@ -28,17 +28,6 @@ function saveSkipped(meetingId: string): void {
   }
 }
 
-/** Re-renders every quarter second while `on` (the countdown). */
-function useNow(on: boolean): number {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    if (!on) return;
-    const id = setInterval(() => setNow(performance.now()), 250);
-    return () => clearInterval(id);
-  }, [on]);
-  return now;
-}
-
 /**
  * The billing overlay (spec §2, §4): the free time left as the server counts it, the upgrade hint
  * at 10 minutes left, the warning style at 5, the payment prompt at 40 minutes (skippable while
@@ -50,22 +39,23 @@ export function FreeTimeOverlay({
   meetingId,
   joinToken,
   billingEmail,
+  panelOpen = false,
 }: {
   clock: FreeTimeClient;
   meetingId: string;
   joinToken: string;
   billingEmail: string;
+  /** A side panel is open (on a phone it covers the screen and shows its own strip). */
+  panelOpen?: boolean;
 }) {
-  const snap = useStore(clock);
-  const running = !!snap.state && snap.state.mode !== 'unlimited' && snap.state.running;
-  const now = useNow(running);
-  const view = freeTimeView(snap, now);
+  const view = useFreeTimeView(clock);
   const [skipped, setSkipped] = useState(() => loadSkipped(meetingId));
   const [saved, setSaved] = useState(false);
   if (view.hidden) return null;
 
   const grace = view.mode === 'grace' && !saved;
   const promptOpen = view.mode === 'free' && view.prompt && !skipped && !saved;
+  const tone = freeTimeTone(view, grace);
   const skip = () => {
     saveSkipped(meetingId);
     setSkipped(true);
@@ -82,51 +72,22 @@ export function FreeTimeOverlay({
   return (
     <>
       <div
-        className="pointer-events-none fixed inset-x-0 top-14 z-30 flex justify-center px-2"
+        className={cn(
+          'pointer-events-none fixed inset-x-0 top-14 z-30 flex justify-center px-2',
+          // On a phone an open panel covers the screen and shows the clock under its tabs.
+          panelOpen && 'max-md:hidden',
+        )}
         data-testid="free-time-overlay"
       >
         <div
           role="status"
-          data-state={
-            view.mode === 'overage'
-              ? 'overage'
-              : grace
-                ? 'grace'
-                : view.warning
-                  ? 'warning'
-                  : view.upgradeHint
-                    ? 'hint'
-                    : 'free'
-          }
+          data-state={tone.state}
           className={cn(
             'pointer-events-auto flex max-w-full flex-wrap items-center justify-center gap-x-3 gap-y-1 rounded-full border px-4 py-1.5 text-sm shadow-lg backdrop-blur',
-            view.mode === 'overage'
-              ? 'border-emerald-700 bg-emerald-950/90 text-emerald-100'
-              : grace || view.warning
-                ? 'border-red-600 bg-red-950/90 text-red-100'
-                : view.upgradeHint
-                  ? 'border-amber-600 bg-amber-950/90 text-amber-100'
-                  : 'border-slate-700 bg-slate-900/90 text-slate-200',
+            tone.className,
           )}
         >
-          {view.mode === 'overage' ? (
-            <span className="flex items-center gap-1.5" data-testid="free-time-overage">
-              <CreditCard className="size-4" /> Pay as you go: {view.overageMinutes} min ·{' '}
-              {formatCents(view.overageCents)}
-            </span>
-          ) : grace ? (
-            <span className="flex items-center gap-1.5 font-semibold">
-              <TimerOff className="size-4" /> {BILLING_MESSAGES.expiredTitle} ·{' '}
-              <span data-testid="free-time-grace">{formatCountdown(view.graceRemainingMs)}</span>
-            </span>
-          ) : (
-            <span className="flex items-center gap-1.5">
-              <Clock className="size-4" /> Free time left{' '}
-              <span className="font-mono font-semibold tabular-nums" data-testid="free-time-left">
-                {formatCountdown(view.remainingMs)}
-              </span>
-            </span>
-          )}
+          <FreeTimeStatusText view={view} grace={grace} />
           {view.upgradeHint && view.mode !== 'overage' ? (
             <Link to="/subscribe" target="_blank" className="flex items-center gap-1 font-medium underline">
               <Crown className="size-3.5" /> Upgrade to Pro for unlimited time

@@ -105,7 +105,7 @@ export function RoomView() {
       </div>
       <ControlBar />
       <RoomDialogs />
-      <RoomFreeTime session={session} />
+      <RoomFreeTime session={session} panelOpen={panel !== 'none'} />
       <MeetingBackgroundRestore />
     </div>
   );

@@ -16,6 +16,7 @@ import {
 } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { Badge } from '@/components/ui/badge';
+import { FreeTimeStrip } from '@/features/billing/FreeTimeStatus';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import { useModeration } from '../controls/host-controls';
@@ -253,6 +254,7 @@ export function SidePanel() {
           <X className="size-4" />
         </button>
       </div>
+      <FreeTimeStrip clock={session.freeTime} />
       <div className="min-h-0 flex-1" role="tabpanel">
         {panel === 'participants' ? <PeopleTab /> : null}
         {panel === 'chat' ? (
