@@ -1,0 +1,130 @@
+import net from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedisSharedState, type SharedState } from '../../providers/bus/index.js';
+import { ROOM_KEYS, createRedisRoomStore } from './redis-store.js';
+import { hashJoinToken, type MemberState, type RoomMeeting } from './state.js';
+import type { RoomStateStore } from './store.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const redisReachable = await new Promise<boolean>((resolve) => {
+  const socket = net.connect(6379, '127.0.0.1');
+  socket.once('connect', () => {
+    socket.destroy();
+    resolve(true);
+  });
+  socket.once('error', () => resolve(false));
+});
+const redisRequired = process.env.CI === 'true';
+
+const meeting = (id: string): RoomMeeting => ({
+  id,
+  meetingId: '111-222-333',
+  title: 'Store test',
+  meetingType: 'instant',
+  isRecurring: false,
+  maxParticipants: 100,
+  waitingRoom: false,
+  hostId: null,
+  ephemeral: false,
+});
+
+const member = (id: string, token: string): MemberState => ({
+  id,
+  name: id,
+  email: null,
+  isHost: false,
+  isMuted: false,
+  isVideoOn: true,
+  isScreenSharing: false,
+  admission: 'admitted',
+  userId: null,
+  sessionKey: `guest:${id}`,
+  denyKey: `session:${id}`,
+  tokenHash: hashJoinToken(token),
+  socketId: null,
+  announced: false,
+  everConnected: false,
+  lastChat: null,
+  waitingSince: null,
+  captionLanguage: null,
+  awaySince: 0,
+});
+
+describe.skipIf(!redisReachable && !redisRequired)('the Redis room store', () => {
+  // Two connections, as two server instances would have.
+  let sharedA: SharedState;
+  let sharedB: SharedState;
+  let a: RoomStateStore;
+  let b: RoomStateStore;
+  const log = pino({ level: 'silent' });
+
+  beforeAll(async () => {
+    sharedA = await createRedisSharedState(REDIS_URL, log);
+    sharedB = await createRedisSharedState(REDIS_URL, log);
+    a = createRedisRoomStore(sharedA);
+    b = createRedisRoomStore(sharedB);
+  });
+  afterAll(async () => {
+    await sharedA?.close();
+    await sharedB?.close();
+  });
+
+  it('loses no change when two instances change one room at the same time', async () => {
+    const roomId = `store-race-${Math.random()}`;
+    await a.open(meeting(roomId), (room) => room.members.set('m0', member('m0', `t0-${roomId}`)));
+    // Each change reads the deny list and writes it back one entry longer: without the lock,
+    // interleaved read-change-write cycles would drop entries.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        (i % 2 ? a : b).update(roomId, (room) => {
+          room?.denied.set(`k${i}`, { id: `p${i}`, name: `P${i}` });
+        }),
+      ),
+    );
+    const room = await b.get(roomId);
+    expect(room?.denied.size).toBe(40);
+    await a.delete(roomId);
+  });
+
+  it('keeps maps, dates and tokens; forgets tokens and rooms that are gone', async () => {
+    const roomId = `store-keep-${Math.random()}`;
+    const startedAt = await a.open(meeting(roomId), (room) => {
+      room.members.set('ann', member('ann', `ann-${roomId}`));
+      room.members.set('bob', member('bob', `bob-${roomId}`));
+      room.bySession.set('u:1', 'ann');
+      room.allMuted = true;
+      return room.startedAt;
+    });
+    const read = await b.get(roomId);
+    expect(read?.startedAt.toISOString()).toBe(startedAt.toISOString());
+    expect([...(read?.members.keys() ?? [])]).toEqual(['ann', 'bob']);
+    expect(read?.bySession.get('u:1')).toBe('ann');
+    expect(read?.allMuted).toBe(true);
+    expect((await b.byToken(hashJoinToken(`bob-${roomId}`)))?.member.id).toBe('bob');
+    expect(await b.roomIds?.()).toContain(roomId);
+
+    // A view is a copy: changing it changes nothing.
+    read?.members.delete('ann');
+    expect((await a.get(roomId))?.members.size).toBe(2);
+
+    // A new token replaces the old one; a refused change (it throws) keeps what it did before.
+    await expect(
+      a.update(roomId, (room) => {
+        const bob = room?.members.get('bob');
+        if (bob) bob.tokenHash = hashJoinToken(`bob2-${roomId}`);
+        throw new Error('refused after the change');
+      }),
+    ).rejects.toThrow('refused after the change');
+    expect(await b.byToken(hashJoinToken(`bob-${roomId}`))).toBeUndefined();
+    expect((await b.byToken(hashJoinToken(`bob2-${roomId}`)))?.member.id).toBe('bob');
+
+    // The last member gone: the room, its tokens and its place in the index go.
+    await b.update(roomId, (room) => {
+      room?.members.clear();
+    });
+    expect(await a.get(roomId)).toBeUndefined();
+    expect(await sharedA.get(ROOM_KEYS.token(hashJoinToken(`ann-${roomId}`)))).toBeNull();
+    expect(await a.roomIds?.()).not.toContain(roomId);
+  });
+});
