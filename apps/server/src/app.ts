@@ -21,6 +21,7 @@ import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import mailPlugin from './modules/mail/plugin.js';
 import metricsPlugin from './modules/metrics/plugin.js';
+import mediaPlugin from './modules/media/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
@@ -103,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(aiEnginesPlugin, { engines: deps.ai });
   await app.register(billingPlugin);
   await app.register(reportPlugin, { now: deps.now });
+  await app.register(mediaPlugin);
   await app.register(roomsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);

@@ -113,6 +113,17 @@ const envSchema = z.object({
   STUN_URLS: listFromEnv.optional(),
   TURN_URLS: listFromEnv.optional(),
   TURN_SECRET: z.string().optional(),
+  /** How meetings' media flows: `auto` (Janus when installed or JANUS_URL is set), `p2p`, `janus`. */
+  MEDIA_PROVIDER: z.enum(['auto', 'p2p', 'janus']).optional(),
+  /** An external Janus (production): its WebSocket API, e.g. ws://janus.internal:8188, and api_secret. */
+  JANUS_URL: z
+    .string()
+    .regex(/^wss?:\/\//, 'a ws:// or wss:// URL')
+    .optional(),
+  JANUS_API_SECRET: z.string().min(1).optional(),
+  /** Our own Janus: the interfaces/addresses it may gather ICE candidates on (ice_enforce_list). */
+  JANUS_ICE_ENFORCE_LIST: listFromEnv.optional(),
+  JANUS_BIN: z.string().default('janus'),
   AI_BASE_URL: z.url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_STT_MODEL: z.string().default('whisper-1'),
@@ -175,6 +186,14 @@ export interface Config {
   /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
   freeTier: { minuteMs: number; graceMs: number };
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
+  /** Meetings' media (providers/media): peer-to-peer, or the Janus SFU from three participants. */
+  media: {
+    provider: 'auto' | 'p2p' | 'janus';
+    janusUrl: string | undefined;
+    janusApiSecret: string | undefined;
+    janusBin: string;
+    iceEnforceList: string[];
+  };
   /**
    * The three AI providers. Each defaults to the OpenAI-compatible API when AI_BASE_URL is set
    * (translation: LibreTranslate when LIBRETRANSLATE_URL is set), else to the embedded engine.
@@ -253,6 +272,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
+  if (e.JANUS_URL && !e.JANUS_API_SECRET) {
+    throw new ConfigError('Invalid environment: JANUS_API_SECRET is required when JANUS_URL is set');
+  }
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) {
     throw new ConfigError('Invalid environment: OIDC_CLIENT_ID is required when OIDC_ISSUER is set');
   }
@@ -339,6 +361,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     freeTier: { minuteMs: e.FREE_TIER_MINUTE_MS, graceMs: e.FREE_TIER_GRACE_MS },
     ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
+    media: {
+      // The API tests start many apps at once: no Janus for them unless one asks.
+      provider: e.MEDIA_PROVIDER ?? (e.NODE_ENV === 'test' ? 'p2p' : 'auto'),
+      janusUrl: e.JANUS_URL,
+      janusApiSecret: e.JANUS_API_SECRET,
+      janusBin: e.JANUS_BIN,
+      iceEnforceList: e.JANUS_ICE_ENFORCE_LIST ?? [],
+    },
     ai: {
       stt: e.AI_STT_PROVIDER ?? viaApi,
       translation: e.AI_TRANSLATION_PROVIDER ?? (e.LIBRETRANSLATE_URL ? 'libretranslate' : viaApi),

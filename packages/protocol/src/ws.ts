@@ -203,6 +203,24 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
    * meeting report); no reply. Limited to SPEAKING_LIMITS (error rate_limited beyond).
    */
   z.object({ type: z.literal('speaking'), speaking: z.boolean() }),
+  /**
+   * Added (SFU, issue 17): this participant's publisher offer for the room's SFU; answered with
+   * `sfu_answer` (same requestId) or `error`. Only while the room's media mode is `sfu`.
+   */
+  z.object({ type: z.literal('sfu_publish'), requestId, offer: sdp }),
+  /**
+   * Added (SFU): receive everyone else's media from the SFU, now and as they come and go; the
+   * server then sends `sfu_offer` on every change. Answered with `ack`.
+   */
+  z.object({ type: z.literal('sfu_subscribe'), requestId }),
+  /** Added (SFU): this browser's answer to the last `sfu_offer`. */
+  z.object({ type: z.literal('sfu_answer'), answer: sdp }),
+  /** Added (SFU): an ICE candidate of this browser's publisher or subscriber connection (null: done). */
+  z.object({
+    type: z.literal('sfu_trickle'),
+    target: z.enum(['publisher', 'subscriber']),
+    candidate: iceCandidate,
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -331,6 +349,30 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   collaborationSyncSchema,
   /** Added: someone shared a file in the meeting (the files area; chat attachments too). */
   z.object({ type: z.literal('file_shared'), file: sharedFileSchema }),
+  /**
+   * Added (SFU, issue 17): how the room's media flows. `p2p`: the mesh of offer/answer/ice-candidate;
+   * `sfu`: through the server's SFU (sfu_* messages). Sent before `joined` and to everyone when it
+   * changes (a third participant moves the room to the SFU); never sent where no SFU exists.
+   */
+  z.object({ type: z.literal('media_mode'), mode: z.enum(['p2p', 'sfu']) }),
+  /** Added (SFU): the SFU's answer to this participant's `sfu_publish`. */
+  z.object({ type: z.literal('sfu_answer'), requestId, answer: sdp }),
+  /**
+   * Added (SFU): an offer for this participant's subscriber connection (answer with `sfu_answer`),
+   * and whose media each of its m-lines carries.
+   */
+  z.object({
+    type: z.literal('sfu_offer'),
+    offer: sdp,
+    streams: z.array(
+      z.object({
+        mid: z.string(),
+        participantId: z.string().nullable(),
+        kind: z.enum(['audio', 'video', 'data']),
+        active: z.boolean(),
+      }),
+    ),
+  }),
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { LiveCaptions } from '../modules/ai/live.js';
 import type { ChatService } from '../modules/chat/service.js';
 import type { CollaborationService } from '../modules/collaboration/service.js';
+import type { MediaService } from '../modules/media/service.js';
 import type { AttendanceService } from '../modules/report/attendance.js';
 import { roomErrors } from '../modules/rooms/errors.js';
 import type { Actor } from '../modules/rooms/transport.js';
@@ -15,6 +16,8 @@ export type ErrorCode = ServerMessageOf<'error'>['code'];
 export interface RealtimeServices {
   rooms: RoomService;
   chat: ChatService;
+  /** Meetings' media: the sfu_* messages (the SFU path). */
+  media: Pick<MediaService, 'publish' | 'subscribe' | 'answer' | 'trickle'>;
   /** The meeting's collaboration document (whiteboard and notes). */
   collaboration: Pick<CollaborationService, 'receive'>;
   /** Attendance and talk time (the meeting report): the `speaking` messages. */

@@ -43,6 +43,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
   const services: RealtimeServices = {
     rooms: app.rooms,
     chat: app.chat,
+    media: app.media,
     collaboration: app.collaboration,
     attendance: app.attendance,
     captions: app.ai.captions,

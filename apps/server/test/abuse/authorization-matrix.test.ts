@@ -241,6 +241,12 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   leave_meeting: ['waiting', 'guest', 'host', 'other'],
   // Talk time: an admitted participant's own speaking (a waiting guest's is refused).
   speaking: ['guest', 'host', 'other'],
+  // The SFU's messages: refused to everyone here, where media is peer-to-peer (no Janus in the
+  // API tests); with an SFU they are an admitted participant's (media/sfu.test.ts).
+  sfu_publish: [],
+  sfu_subscribe: [],
+  sfu_answer: [],
+  sfu_trickle: [],
 };
 
 /** A valid example of each message, aimed at this meeting's admitted (Tess) or waiting (Wendy) guest. */
@@ -287,6 +293,14 @@ function example(
       return { type, requestId: 'm', language: 'es' };
     case 'speaking':
       return { type, speaking: true };
+    case 'sfu_publish':
+      return { type, requestId: 'm', offer: sdp };
+    case 'sfu_subscribe':
+      return { type, requestId: 'm' };
+    case 'sfu_answer':
+      return { type, answer: { ...sdp, type: 'answer' } };
+    case 'sfu_trickle':
+      return { type, target: 'publisher', candidate: null };
   }
 }
 

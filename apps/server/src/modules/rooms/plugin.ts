@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
 import { observeRoomForFreeTime } from '../billing/room-observer.js';
+import { observeRoomForMedia } from '../media/observer.js';
 import { observeRoomForAttendance } from '../report/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
@@ -46,11 +47,14 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     store,
     // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
     // presence news.
-    transport: observeRoomForAttendance(
-      app.hasDecorator('freeTime')
-        ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
-        : app.realtime.sockets.transport,
-      app.attendance,
+    transport: observeRoomForMedia(
+      observeRoomForAttendance(
+        app.hasDecorator('freeTime')
+          ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
+          : app.realtime.sockets.transport,
+        app.attendance,
+      ),
+      app.media,
     ),
     gate: createJoinGate(repo, { testRoom: app.config.env !== 'production' }),
     repo,
@@ -106,7 +110,10 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(roomsPlugin, { name: 'rooms', dependencies: ['realtime', 'chat', 'ai-engines', 'report'] });
+export default fp(roomsPlugin, {
+  name: 'rooms',
+  dependencies: ['realtime', 'media', 'chat', 'ai-engines', 'report'],
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -155,6 +155,15 @@ export class JanusMedia implements MediaProvider {
     }
     const handle = await this.client.attach();
     me.publisher = handle;
+    // Subscribing to a feed before its media is up answers 428 No such feed: the others are
+    // subscribed when Janus says the publisher's connection is up.
+    handle.once(WEBRTC_UP, () => {
+      if (me.publisher !== handle || room.members.get(participantId) !== me) return;
+      room.feeds.add(participantId);
+      for (const other of room.members.values()) {
+        if (other.id !== participantId && other.wantsSubscription) this.sync(room, other);
+      }
+    });
     await this.flushEarly(me, 'publisher');
     const res = await timed(
       handle.joinConfigurePublisher({
@@ -169,10 +178,6 @@ export class JanusMedia implements MediaProvider {
       'publish',
     );
     if (!res.jsep) throw new Error('Janus answered the publish without an SDP answer');
-    room.feeds.add(participantId);
-    for (const other of room.members.values()) {
-      if (other.id !== participantId && other.wantsSubscription) this.sync(room, other);
-    }
     return res.jsep;
   }
 
@@ -206,7 +211,6 @@ export class JanusMedia implements MediaProvider {
     if (add.length === 0) return;
     if (!me.subscriber) {
       const handle = await this.client.attach();
-      me.subscriber = handle;
       handle.on(VideoRoomUpdated, (data: { jsep?: Jsep; streams?: SubscriberStream[] }) => {
         // Janus renegotiates by itself when a publisher we receive leaves (autoupdate).
         if (data.jsep && me.subscriber === handle) {
@@ -215,10 +219,22 @@ export class JanusMedia implements MediaProvider {
             .catch((err: unknown) => this.log.warn({ err }, 'sfu renegotiation failed'));
         }
       });
-      const res = await timed(
-        handle.joinSubscriber({ room: room.janusId, pin: room.pin, streams: add.map((feed) => ({ feed })) }),
-        'subscribe',
-      );
+      let res;
+      try {
+        res = await timed(
+          handle.joinSubscriber({
+            room: room.janusId,
+            pin: room.pin,
+            streams: add.map((feed) => ({ feed })),
+          }),
+          'subscribe',
+        );
+      } catch (err) {
+        await detach(handle);
+        throw err;
+      }
+      // Only a joined subscriber is one: an `update` on one that is not fails (424).
+      me.subscriber = handle;
       for (const f of add) me.subscribed.add(f);
       if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
       await this.flushEarly(me, 'subscriber');
@@ -328,6 +344,8 @@ export class JanusMedia implements MediaProvider {
 }
 
 const VideoRoomUpdated = 'videoroom_updated';
+/** janode's event for Janus's `webrtcup` on a handle (its PeerConnection is up). */
+const WEBRTC_UP = 'handle_webrtcup';
 
 function detach(handle: VideoRoomHandle): Promise<void> {
   return timed(handle.detach(), 'detach', 3000).catch(() => undefined);

@@ -32,6 +32,11 @@ export function janusInstalled(bin = 'janus'): boolean {
   return !r.error && /Janus version/.test(`${r.stdout}${r.stderr}`);
 }
 
+/** Janus's terminal colours (ESC [ … m). */
+const COLOURS = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+/** What Janus says about our own choices (modules we disabled, mDNS off). */
+const EXPECTED = /has been disabled, skipping|mDNS resolution disabled/;
+
 export async function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -104,7 +109,9 @@ export class JanusSupervisor {
     this.startedAt = Date.now();
     const relay = (d: Buffer) => {
       for (const line of d.toString().split('\n')) {
-        const l = line.trim();
+        // Without the terminal colours; its notes on the modules we disabled are expected.
+        const l = line.replace(COLOURS, '').trim();
+        if (!l || EXPECTED.test(l)) continue;
         if (/\b(ERR|WARN)\b|error/i.test(l)) this.opts.log.warn({ janus: l }, 'janus says');
       }
     };

@@ -18,6 +18,10 @@ import { removeParticipant } from './remove_participant.js';
 import { requestExistingConnections } from './request_existing_connections.js';
 import { setCaptionLanguage } from './set_caption_language.js';
 import { setTranscription } from './set_transcription.js';
+import { sfuAnswer } from './sfu_answer.js';
+import { sfuPublish } from './sfu_publish.js';
+import { sfuSubscribe } from './sfu_subscribe.js';
+import { sfuTrickle } from './sfu_trickle.js';
 import { speaking } from './speaking.js';
 
 /** One handler per client message type; the type checker requires every type to have one. */
@@ -40,6 +44,10 @@ export const handlers: HandlerMap = {
   allow_rejoin: allowRejoin,
   set_transcription: setTranscription,
   set_caption_language: setCaptionLanguage,
+  sfu_publish: sfuPublish,
+  sfu_subscribe: sfuSubscribe,
+  sfu_answer: sfuAnswer,
+  sfu_trickle: sfuTrickle,
   speaking,
 };
 

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { startMedia } from '../../providers/media/index.js';
+import { createMediaService, type MediaService } from './service.js';
+
+/**
+ * Meetings' media (`app.media`): starts the provider the configuration asks for — our own
+ * supervised Janus when it is installed, an external one at JANUS_URL, or peer-to-peer only — and
+ * says at start-up which one it is. The rooms plugin observes its room news through
+ * `observeRoomForMedia`, and the sfu_* WebSocket handlers act through the MediaService.
+ */
+async function mediaPlugin(app: FastifyInstance): Promise<void> {
+  const log = app.log.child({ part: 'media' });
+  let service: MediaService | null = null;
+  const started = await startMedia(app.config.media, log, {
+    onOffer: (roomId, participantId, offer, streams) =>
+      app.realtime.sockets.transport.publish(
+        roomId,
+        { kind: 'one', participantId },
+        { type: 'sfu_offer', offer, streams },
+      ),
+    onLost: () => service?.lost(),
+  });
+  if (started.provider.kind === 'janus') log.info(`media: ${started.summary}`);
+  else if (app.config.media.provider === 'p2p') log.info(`media: ${started.summary}`);
+  else log.warn(`media: ${started.summary}`);
+  service = createMediaService({
+    provider: started.provider,
+    admitted: (actor) => app.rooms.admitted(actor),
+    log,
+  });
+  app.decorate('media', service);
+  app.addHook('onClose', async () => {
+    await started.provider
+      .close()
+      .catch((err: unknown) => log.warn({ err }, 'could not close the media provider'));
+    await started.supervisor?.stop();
+  });
+}
+
+export default fp(mediaPlugin, { name: 'media', dependencies: ['realtime'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    media: MediaService;
+  }
+}

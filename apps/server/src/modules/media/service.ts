@@ -1,0 +1,127 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { IceCandidateInit, Jsep, MediaProvider, SfuTarget } from '../../providers/media/index.js';
+import { RoomError } from '../rooms/errors.js';
+import type { Actor } from '../rooms/transport.js';
+
+/** From this many participants in a room its media goes through the SFU (Jitsi does the same). */
+export const SFU_FROM_PARTICIPANTS = 3;
+
+export const MEDIA_MESSAGES = {
+  noSfu: 'This meeting’s media is peer-to-peer now: there is no SFU connection to make',
+  sfuFailed: 'The video server could not connect you; try again in a moment',
+} as const;
+
+export interface MediaServiceDeps {
+  provider: MediaProvider;
+  /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
+  admitted(actor: Actor): Promise<unknown>;
+  log: FastifyBaseLogger;
+}
+
+/**
+ * How a meeting's media flows (issue 17). Two people talk peer-to-peer; when a third is in the
+ * room, the room moves to the SFU (`media_mode sfu`, to everyone) and stays there while it lasts.
+ * Room rules stay in the room slice: every SFU action is an admitted participant's, checked here
+ * against the RoomService before it reaches the provider, and the browser never talks to Janus.
+ */
+export function createMediaService(deps: MediaServiceDeps) {
+  const { provider, log } = deps;
+  /** Rooms on the SFU (this instance's rooms: the SFU state is in this process). */
+  const sfuRooms = new Set<string>();
+  /** Who is in each room, as the room's news told us (to release the SFU when it empties). */
+  const present = new Map<string, Set<string>>();
+  const roomOf = new Map<string, string>();
+
+  const sfuReady = () => provider.kind === 'janus' && provider.available();
+
+  async function sfuActor(actor: Actor): Promise<void> {
+    await deps.admitted(actor);
+    if (!sfuRooms.has(actor.roomId)) throw new RoomError('forbidden', 409, MEDIA_MESSAGES.noSfu);
+  }
+
+  const failed = (err: unknown, what: string, actor: Actor): never => {
+    if (err instanceof RoomError) throw err;
+    log.warn({ err, roomId: actor.roomId }, `sfu ${what} failed`);
+    throw new RoomError('internal', 503, MEDIA_MESSAGES.sfuFailed);
+  };
+
+  return {
+    provider,
+    /** Whether this server has an SFU at all (Janus configured, connected or reconnecting). */
+    hasSfu: provider.kind === 'janus',
+
+    modeOf: (roomId: string): 'p2p' | 'sfu' => (sfuRooms.has(roomId) ? 'sfu' : 'p2p'),
+
+    /**
+     * A participant is entering (its `joined` is about to go out) with `count` people in the room.
+     * Answers the room's mode for it, and whether the room just moved to the SFU.
+     */
+    entering(
+      roomId: string,
+      participantId: string,
+      count: number,
+    ): { mode: 'p2p' | 'sfu'; changed: boolean } {
+      let ids = present.get(roomId);
+      if (!ids) present.set(roomId, (ids = new Set()));
+      ids.add(participantId);
+      roomOf.set(participantId, roomId);
+      if (sfuRooms.has(roomId)) return { mode: 'sfu', changed: false };
+      if (count >= SFU_FROM_PARTICIPANTS && sfuReady()) {
+        sfuRooms.add(roomId);
+        log.info({ roomId, count }, 'meeting moves to the SFU');
+        return { mode: 'sfu', changed: true };
+      }
+      return { mode: 'p2p', changed: false };
+    },
+
+    /**
+     * The participant left the room (or the room ended): its SFU connections go; when nobody is
+     * left, the SFU room goes and the meeting starts peer-to-peer again next time.
+     */
+    left(participantId: string): void {
+      const roomId = roomOf.get(participantId);
+      if (!roomId) return;
+      roomOf.delete(participantId);
+      const ids = present.get(roomId);
+      ids?.delete(participantId);
+      const empty = !ids || ids.size === 0;
+      if (empty) present.delete(roomId);
+      if (!sfuRooms.has(roomId)) return;
+      if (empty) sfuRooms.delete(roomId);
+      const release = empty ? provider.closeRoom(roomId) : provider.leave(roomId, participantId);
+      release.catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
+    },
+
+    /** Janus was lost: its rooms are gone (their browsers keep what still flows). */
+    lost(): void {
+      sfuRooms.clear();
+    },
+
+    async publish(actor: Actor, offer: Jsep): Promise<Jsep> {
+      await sfuActor(actor);
+      return provider
+        .publish(actor.roomId, actor.participantId, offer)
+        .catch((e) => failed(e, 'publish', actor));
+    },
+
+    async subscribe(actor: Actor): Promise<void> {
+      await sfuActor(actor);
+      await provider.subscribe(actor.roomId, actor.participantId).catch((e) => failed(e, 'subscribe', actor));
+    },
+
+    async answer(actor: Actor, answer: Jsep): Promise<void> {
+      await sfuActor(actor);
+      await provider
+        .answer(actor.roomId, actor.participantId, answer)
+        .catch((e) => failed(e, 'answer', actor));
+    },
+
+    async trickle(actor: Actor, target: SfuTarget, candidate: IceCandidateInit | null): Promise<void> {
+      await sfuActor(actor);
+      await provider
+        .trickle(actor.roomId, actor.participantId, target, candidate)
+        .catch((e) => failed(e, 'trickle', actor));
+    },
+  };
+}
+export type MediaService = ReturnType<typeof createMediaService>;
