@@ -198,6 +198,31 @@ export class RoomPage {
           },
         );
       }
+      // Through the SFU: one subscriber connection; its m-lines (mid) say whose media they carry.
+      const sfu = handle?.sfu?.();
+      if (sfu?.subscriber) {
+        const whose = new Map(sfu.streams.map((x) => [x.mid, x.participantId]));
+        const state = sfu.subscriber.connectionState;
+        (await sfu.subscriber.getStats()).forEach(
+          (s: {
+            type: string;
+            kind?: string;
+            mid?: string;
+            framesDecoded?: number;
+            totalAudioEnergy?: number;
+          }) => {
+            const id = s.type === 'inbound-rtp' && s.mid !== undefined ? whose.get(s.mid) : undefined;
+            if (!id) return;
+            const e = entry(id);
+            e.connection ??= state;
+            if (s.kind === 'video') e.framesDecoded += s.framesDecoded ?? 0;
+            if (s.kind === 'audio') {
+              e.audioEnergy += s.totalAudioEnergy ?? 0;
+              e.inboundAudio += 1;
+            }
+          },
+        );
+      }
       for (const tile of document.querySelectorAll<HTMLElement>('[data-testid="remote-tile"]')) {
         const id = tile.dataset.participantId;
         const video = tile.querySelector('video');
@@ -294,6 +319,12 @@ declare global {
       signalState(): string;
       selfId(): string | null;
       participants(): { id: string; name: string; isConnected: boolean }[];
+      /** The SFU connections (meetings on the SFU), or null on the mesh; absent in older builds. */
+      sfu?(): {
+        publisher: RTCPeerConnection | null;
+        subscriber: RTCPeerConnection | null;
+        streams: { participantId: string; mid: string; kind: string }[];
+      } | null;
     };
   }
 }

@@ -46,6 +46,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Meetings stay peer-to-peer unless a suite asks for the SFU (sfu.spec.ts starts its own).
+      MEDIA_PROVIDER: 'p2p',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,12 +9,18 @@ import type { RoomSession } from './room-session';
  *   window.__parley.signalState()      → 'idle' | 'connecting' | 'waiting' | 'joined' | 'reconnecting' | 'closed'
  *   window.__parley.selfId()           → this participant's id, or null before the join
  *   window.__parley.participants()     → the other participants as the room sees them
+ *   window.__parley.sfu()              → the SFU connections and whose media each m-line carries, or null
  */
 export interface ParleyDebugHandle {
   peerConnections(): { participantId: string; pc: RTCPeerConnection; polite: boolean; iceRestarts: number }[];
   signalState(): string;
   selfId(): string | null;
   participants(): { id: string; name: string; isConnected: boolean }[];
+  sfu(): {
+    publisher: RTCPeerConnection | null;
+    subscriber: RTCPeerConnection | null;
+    streams: { participantId: string; mid: string; kind: string }[];
+  } | null;
 }
 
 declare global {
@@ -33,6 +39,14 @@ export function installDebugHandle(session: RoomSession): () => void {
     selfId: () => session.getSnapshot().self?.id ?? null,
     participants: () =>
       session.getSnapshot().participants.map(({ id, name, isConnected }) => ({ id, name, isConnected })),
+    sfu: () =>
+      session.sfu
+        ? {
+            publisher: session.sfu.publisher,
+            subscriber: session.sfu.subscriber,
+            streams: session.sfu.streamMap(),
+          }
+        : null,
   };
   window.__parley = handle;
   return () => {

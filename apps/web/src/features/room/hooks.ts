@@ -2,7 +2,7 @@ import { TIMER_TICK_MS } from '@parley/protocol/constants';
 import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
 import { useStore } from '@/lib/use-store';
 import type { LocalMedia, LocalMediaSnapshot } from './media/local-media';
-import type { PeerMesh } from './media/peer-mesh';
+import type { RemoteMedia } from './media/remote-media';
 import type { RoomSession, RoomSnapshot } from './room-session';
 
 /** React's window onto the room's objects: subscriptions only, no media in React state. */
@@ -15,15 +15,13 @@ export function useLocalMedia(media: LocalMedia): LocalMediaSnapshot {
   return useStore(media);
 }
 
-/** The remote stream and connection state of one participant (re-read when the mesh changes). */
-export function useRemotePeer(mesh: PeerMesh, participantId: string) {
-  useSyncExternalStore(mesh.subscribe, mesh.getVersion, mesh.getVersion);
-  const link = mesh.get(participantId);
-  return {
-    stream: link?.remoteStream ?? null,
-    connectionState: link?.connectionState ?? 'new',
-    hasVideo: !!link?.remoteStream.getVideoTracks().some((t) => t.readyState === 'live'),
-  };
+/**
+ * The remote stream and connection state of one participant, by the mesh or the SFU (re-read when
+ * either changes).
+ */
+export function useRemotePeer(remote: RemoteMedia, participantId: string) {
+  useSyncExternalStore(remote.subscribe, remote.getVersion, remote.getVersion);
+  return remote.peer(participantId);
 }
 
 /** Attaches a stream to a media element and applies the chosen speaker (setSinkId). */

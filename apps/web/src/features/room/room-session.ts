@@ -6,6 +6,8 @@ import { Captions } from './ai/captions';
 import { SpeakingMeter } from '@/features/report/speaking';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
+import { RemoteMedia } from './media/remote-media';
+import { SfuSession } from './media/sfu-session';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
 import { FreeTimeClient } from '@/features/billing/free-time';
 
@@ -60,6 +62,13 @@ export interface RoomSessionOptions {
 export class RoomSession {
   readonly signal: SignalClient;
   readonly mesh: PeerMesh;
+  /** The SFU path (meetings of three or more, when the server has one); null on the mesh. */
+  sfu: SfuSession | null = null;
+  /** Each remote participant's media, by the mesh or the SFU: what the tiles show. */
+  readonly remote: RemoteMedia;
+  /** How the room's media flows, as the server last said (`media_mode`; p2p when it never does). */
+  private mediaMode: 'p2p' | 'sfu' = 'p2p';
+  private iceServers: RTCIceServer[] = [];
   /** Live transcription and translation (room state, this listener's language, the microphone stream). */
   readonly captions: Captions;
   /** Tells the room when this participant speaks (talk time in the meeting report). */
@@ -98,6 +107,7 @@ export class RoomSession {
       log: opts.log,
       createPeerConnection: opts.createPeerConnection,
     });
+    this.remote = new RemoteMedia(this.mesh);
     this.captions = new Captions({ signal: this.signal, media: this.media, log: opts.log });
     this.freeTime = new FreeTimeClient(this.signal);
     // The test room (no meeting row) keeps no report.
@@ -138,7 +148,13 @@ export class RoomSession {
       s.on('participant_joined', (m) => this.onParticipantJoined(m.participant)),
       s.on('participant_updated', (m) => this.upsert(m.participant)),
       s.on('participant_left', (m) => this.onParticipantLeft(m)),
-      s.on('offer', (m) => void this.mesh.handleOffer(m.fromParticipant, m.offer)),
+      s.on('offer', (m) => {
+        // On the SFU, a mesh link that was replaced is not rebuilt from the other side's retries.
+        if (this.sfu?.isFlowing(m.fromParticipant)) return;
+        void this.mesh.handleOffer(m.fromParticipant, m.offer);
+      }),
+      s.on('media_mode', (m) => this.onMediaMode(m.mode)),
+      s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
       s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
       s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
       s.on('chat_message', (m) => this.onChat(m)),
@@ -149,7 +165,10 @@ export class RoomSession {
       s.on('error', (m) => {
         if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
       }),
-      this.media.onTracksChanged((t) => void this.mesh.setLocal(t)),
+      this.media.onTracksChanged((t) => {
+        void this.mesh.setLocal(t);
+        void this.sfu?.setLocal(t);
+      }),
       this.media.subscribe(() => this.sendMediaState()),
     );
   }
@@ -162,6 +181,7 @@ export class RoomSession {
 
   private onJoined(m: ServerMessageOf<'joined'>): void {
     this.mesh.reset(m.self.id, m.iceServers as RTCIceServer[]);
+    this.iceServers = m.iceServers as RTCIceServer[];
     const others = m.participants.filter((p) => p.id !== m.self.id);
     // Connections to people who are gone while we were away are closed; a resume keeps the rest.
     for (const id of this.mesh.ids()) if (!others.some((p) => p.id === id)) this.mesh.forget(id);
@@ -173,7 +193,10 @@ export class RoomSession {
       allMuted: m.allMuted,
     });
     // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
-    this.connectedAtJoin = new Set(others.filter((p) => p.isConnected).map((p) => p.id));
+    // On the SFU (the server said so before `joined`) nobody is offered a mesh link.
+    this.connectedAtJoin =
+      this.mediaMode === 'sfu' ? new Set() : new Set(others.filter((p) => p.isConnected).map((p) => p.id));
+    if (this.mediaMode === 'sfu') this.startSfu(!m.resumed);
     for (const id of this.connectedAtJoin) this.mesh.connect(id);
     this.lastMediaState = '';
     // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone
@@ -187,6 +210,39 @@ export class RoomSession {
     this.existingTimer = setTimeout(() => {
       this.signal.send({ type: 'request_existing_connections', requestId: newRequestId() });
     }, EXISTING_CONNECTIONS_DELAY_MS);
+  }
+
+  /**
+   * The room's media mode. `sfu`: publish and subscribe through the SFU; each mesh link closes once
+   * that participant's media flows through the SFU (the new path flows before the old one closes).
+   */
+  private onMediaMode(mode: 'p2p' | 'sfu'): void {
+    this.mediaMode = mode;
+    if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(false);
+  }
+
+  /** Starts the SFU path (again after a fresh join: the server's SFU state is per participant). */
+  private startSfu(fresh: boolean): void {
+    if (this.sfu && !fresh) return;
+    this.sfu?.close();
+    const sfu = new SfuSession({
+      signal: this.signal,
+      local: this.media.tracks(),
+      iceServers: this.iceServers,
+      log: this.opts.log,
+    });
+    sfu.onFlowing = (id) => this.mesh.forget(id);
+    this.sfu = sfu;
+    this.remote.setSfu(sfu);
+    sfu.start().catch((err: unknown) => {
+      // The mesh stays as it is: those already connected keep talking peer-to-peer.
+      this.opts.log?.('sfu: could not start', err);
+      this.opts.notify({
+        title: 'Could not connect to the video server',
+        description: (err as Error).message,
+        variant: 'destructive',
+      });
+    });
   }
 
   private onExisting(list: RoomParticipant[]): void {
@@ -363,6 +419,7 @@ export class RoomSession {
     this.speaking?.dispose();
     this.freeTime.dispose();
     this.mesh.closeAll();
+    this.sfu?.close();
     if (this.signal.state !== 'closed') this.signal.leave();
   }
 }

@@ -47,7 +47,7 @@ export function RoomView() {
   );
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
-      <RemoteTile key={p.id} mesh={session.mesh} participant={p} small={small} speakerId={speakerId} />
+      <RemoteTile key={p.id} remote={session.remote} participant={p} small={small} speakerId={speakerId} />
     ));
 
   return (
@@ -62,7 +62,12 @@ export function RoomView() {
           {sharer ? (
             <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row">
               <div className="min-h-0 flex-1">
-                <ScreenStage mesh={session.mesh} media={session.media} sharer={sharer} selfId={self?.id} />
+                <ScreenStage
+                  remote={session.remote}
+                  media={session.media}
+                  sharer={sharer}
+                  selfId={self?.id}
+                />
               </div>
               <div
                 aria-label="Participants"

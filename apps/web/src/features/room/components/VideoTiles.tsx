@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { useAttachStream, useLocalMedia, useRemotePeer } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
-import type { PeerMesh } from '../media/peer-mesh';
+import type { RemoteMedia } from '../media/remote-media';
 
 function Initial({ name, small }: { name: string; small?: boolean }) {
   return (
@@ -117,17 +117,17 @@ export function SelfTile({
 
 /** A remote participant: their video (and audio), name, mute icon, initial when there is no picture. */
 export function RemoteTile({
-  mesh,
+  remote,
   participant,
   small,
   speakerId,
 }: {
-  mesh: PeerMesh;
+  remote: RemoteMedia;
   participant: RoomParticipant;
   small?: boolean;
   speakerId?: string;
 }) {
-  const { stream, connectionState, hasVideo } = useRemotePeer(mesh, participant.id);
+  const { stream, connectionState, hasVideo } = useRemotePeer(remote, participant.id);
   const ref = useRef<HTMLVideoElement>(null);
   useAttachStream(ref, stream, `${stream?.getTracks().length ?? 0}`, speakerId);
   const showVideo = hasVideo && (participant.isVideoOn || participant.isScreenSharing);
@@ -167,18 +167,18 @@ export function RemoteTile({
 
 /** The large screen-share view (a silent copy of the sharer's stream; audio plays in the tile). */
 export function ScreenStage({
-  mesh,
+  remote: remoteMedia,
   media,
   sharer,
   selfId,
 }: {
-  mesh: PeerMesh;
+  remote: RemoteMedia;
   media: LocalMedia;
   sharer: RoomParticipant;
   selfId: string | undefined;
 }) {
   const isSelf = sharer.id === selfId;
-  const remote = useRemotePeer(mesh, sharer.id);
+  const remote = useRemotePeer(remoteMedia, sharer.id);
   const local = useLocalMedia(media);
   const ref = useRef<HTMLVideoElement>(null);
   const stream = isSelf ? media.stream : remote.stream;

@@ -1,0 +1,65 @@
+import type { PeerMesh } from './peer-mesh';
+import type { SfuSession } from './sfu-session';
+
+export interface RemotePeer {
+  stream: MediaStream | null;
+  connectionState: RTCPeerConnectionState;
+  hasVideo: boolean;
+  /** Which path the stream comes by. */
+  path: 'mesh' | 'sfu' | null;
+}
+
+/**
+ * Where each remote participant's media comes from: the SFU once its media flows there, the
+ * mesh link before (during the switch both exist; the mesh link closes after the SFU flows).
+ * One subscribe/getVersion over both, for the tiles.
+ */
+export class RemoteMedia {
+  private sfu: SfuSession | null = null;
+  private unsubscribeSfu: (() => void) | null = null;
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+
+  constructor(private readonly mesh: PeerMesh) {
+    mesh.subscribe(this.changed);
+  }
+
+  private changed = (): void => {
+    this.version += 1;
+    for (const l of this.listeners) l();
+  };
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  getVersion = (): number => this.version;
+
+  setSfu(sfu: SfuSession | null): void {
+    this.unsubscribeSfu?.();
+    this.sfu = sfu;
+    this.unsubscribeSfu = sfu ? sfu.subscribe(this.changed) : null;
+    this.changed();
+  }
+
+  peer(participantId: string): RemotePeer {
+    const sfu = this.sfu;
+    const sfuStream = sfu?.isFlowing(participantId) ? sfu.streamOf(participantId) : null;
+    if (sfu && sfuStream) {
+      return {
+        stream: sfuStream,
+        connectionState: sfu.subscriber?.connectionState ?? 'new',
+        hasVideo: sfuStream.getVideoTracks().some((t) => t.readyState === 'live'),
+        path: 'sfu',
+      };
+    }
+    const link = this.mesh.get(participantId);
+    return {
+      stream: link?.remoteStream ?? null,
+      connectionState: link?.connectionState ?? 'new',
+      hasVideo: !!link?.remoteStream.getVideoTracks().some((t) => t.readyState === 'live'),
+      path: link ? 'mesh' : null,
+    };
+  }
+}

@@ -1,0 +1,237 @@
+import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
+import type { IceCandidate, LocalTracks, SessionDescription } from './peer-link';
+
+/**
+ * This browser's two connections to the room's SFU (Janus, reached only through our server's
+ * socket): a send-only publisher with our microphone and camera (simulcast: three layers), and
+ * one receive-only subscriber carrying everyone else, whose m-lines the server maps to
+ * participants (`sfu_offer.streams`). Connections live here, never in React state; the UI reads
+ * each participant's stream through `subscribe`/`getVersion`, like the mesh.
+ */
+
+export interface SfuSignal {
+  send(msg: ClientMessage): void;
+  request(msg: Extract<ClientMessage, { requestId?: string }>, timeoutMs?: number): Promise<ServerMessage>;
+}
+
+export interface SfuSessionOptions {
+  signal: SfuSignal;
+  local: LocalTracks;
+  iceServers: RTCIceServer[];
+  log?: (msg: string, extra?: unknown) => void;
+  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+}
+
+/**
+ * The three simulcast layers (rid h/m/l, as Janus's own client names them): full, half and
+ * quarter resolution. The SFU forwards to each subscriber the layer it asks for (the top one by
+ * default); a sender whose picture is too small for a layer leaves that layer out.
+ */
+export const SIMULCAST_ENCODINGS: RTCRtpEncodingParameters[] = [
+  { rid: 'h', maxBitrate: 900_000 },
+  { rid: 'm', maxBitrate: 300_000, scaleResolutionDownBy: 2 },
+  { rid: 'l', maxBitrate: 100_000, scaleResolutionDownBy: 4 },
+];
+
+type StreamInfo = ServerMessageOf<'sfu_offer'>['streams'][number];
+
+export class SfuSession {
+  publisher: RTCPeerConnection | null = null;
+  subscriber: RTCPeerConnection | null = null;
+  private audioSender: RTCRtpSender | null = null;
+  private videoSender: RTCRtpSender | null = null;
+  private local: LocalTracks;
+  private closed = false;
+  /** mid → whose media it carries (the last offer's map). */
+  private mids = new Map<string, StreamInfo>();
+  /** Each remote participant's stream, rebuilt when its tracks change. */
+  private readonly streams = new Map<string, MediaStream>();
+  /** Participants whose video or audio has delivered media through the SFU. */
+  private readonly flowing = new Set<string>();
+  private readonly listeners = new Set<() => void>();
+  private version = 0;
+  /** Subscriber offers are taken one at a time, in order. */
+  private offers: Promise<void> = Promise.resolve();
+  /** Called when a participant's SFU media first flows (the mesh link to them may close). */
+  onFlowing: (participantId: string) => void = () => undefined;
+
+  constructor(private readonly opts: SfuSessionOptions) {
+    this.local = opts.local;
+  }
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  getVersion = (): number => this.version;
+
+  private changed(): void {
+    this.version += 1;
+    for (const l of this.listeners) l();
+  }
+
+  private newPc(): RTCPeerConnection {
+    const config: RTCConfiguration = { iceServers: this.opts.iceServers, bundlePolicy: 'max-bundle' };
+    return this.opts.createPeerConnection?.(config) ?? new RTCPeerConnection(config);
+  }
+
+  /** Publishes our tracks and asks for everyone else's. */
+  async start(): Promise<void> {
+    await Promise.all([this.publish(), this.requestSubscription()]);
+  }
+
+  private async publish(): Promise<void> {
+    const pc = this.newPc();
+    this.publisher = pc;
+    const streams = [this.local.stream];
+    this.audioSender = pc.addTransceiver(this.local.audio ?? 'audio', {
+      direction: 'sendonly',
+      streams,
+    }).sender;
+    this.videoSender = pc.addTransceiver(this.local.video ?? 'video', {
+      direction: 'sendonly',
+      streams,
+      sendEncodings: SIMULCAST_ENCODINGS,
+    }).sender;
+    pc.onicecandidate = (e) =>
+      this.opts.signal.send({
+        type: 'sfu_trickle',
+        target: 'publisher',
+        candidate: toCandidate(e.candidate),
+      });
+    pc.onconnectionstatechange = () => this.changed();
+    const offer = await pc.createOffer();
+    await pc.setLocalDescription(offer);
+    const reply = await this.opts.signal.request({
+      type: 'sfu_publish',
+      offer: { type: 'offer', sdp: offer.sdp ?? '' },
+    });
+    if (this.closed || reply.type !== 'sfu_answer') return;
+    await pc.setRemoteDescription(reply.answer as RTCSessionDescriptionInit);
+    this.opts.log?.('sfu: publishing');
+  }
+
+  private async requestSubscription(): Promise<void> {
+    await this.opts.signal.request({ type: 'sfu_subscribe' });
+  }
+
+  /** The SFU's offer for our subscriber connection (first, or a change of who is in it). */
+  handleOffer(m: ServerMessageOf<'sfu_offer'>): void {
+    this.offers = this.offers
+      .then(() => this.takeOffer(m))
+      .catch((err: unknown) => this.opts.log?.('sfu: subscriber offer failed', err));
+  }
+
+  private async takeOffer(m: ServerMessageOf<'sfu_offer'>): Promise<void> {
+    if (this.closed) return;
+    let pc = this.subscriber;
+    if (!pc) {
+      pc = this.newPc();
+      this.subscriber = pc;
+      pc.onicecandidate = (e) =>
+        this.opts.signal.send({
+          type: 'sfu_trickle',
+          target: 'subscriber',
+          candidate: toCandidate(e.candidate),
+        });
+      pc.ontrack = () => this.rebuild();
+      pc.onconnectionstatechange = () => this.changed();
+    }
+    this.mids = new Map(m.streams.map((s) => [s.mid, s]));
+    await pc.setRemoteDescription(m.offer as SessionDescription as RTCSessionDescriptionInit);
+    const answer = await pc.createAnswer();
+    await pc.setLocalDescription(answer);
+    this.opts.signal.send({ type: 'sfu_answer', answer: { type: 'answer', sdp: answer.sdp ?? '' } });
+    this.rebuild();
+  }
+
+  /** Regroups the subscriber's tracks by participant, from the current mid map. */
+  private rebuild(): void {
+    const pc = this.subscriber;
+    if (!pc) return;
+    const tracks = new Map<string, MediaStreamTrack[]>();
+    for (const t of pc.getTransceivers()) {
+      const info = t.mid ? this.mids.get(t.mid) : undefined;
+      if (!info?.participantId || !info.active || t.currentDirection === 'inactive') continue;
+      const list = tracks.get(info.participantId) ?? [];
+      list.push(t.receiver.track);
+      tracks.set(info.participantId, list);
+      this.watch(info.participantId, t.receiver.track);
+    }
+    let changed = false;
+    for (const [id, list] of tracks) {
+      const current = this.streams.get(id);
+      const same =
+        current &&
+        current.getTracks().length === list.length &&
+        list.every((t) => current.getTracks().includes(t));
+      if (!same) {
+        this.streams.set(id, new MediaStream(list));
+        changed = true;
+      }
+    }
+    for (const id of [...this.streams.keys()]) {
+      if (!tracks.has(id)) {
+        this.streams.delete(id);
+        this.flowing.delete(id);
+        changed = true;
+      }
+    }
+    if (changed) this.changed();
+  }
+
+  /** A remote track counts as flowing from its first unmute (RTP arrived), or at once if live. */
+  private watch(participantId: string, track: MediaStreamTrack): void {
+    const mark = () => {
+      if (this.closed || this.flowing.has(participantId)) return;
+      if (!this.streams.get(participantId)?.getTracks().includes(track)) return;
+      this.flowing.add(participantId);
+      this.changed();
+      this.onFlowing(participantId);
+    };
+    if (!track.muted && this.subscriber?.connectionState === 'connected') queueMicrotask(mark);
+    track.addEventListener('unmute', mark, { once: true });
+  }
+
+  streamOf(participantId: string): MediaStream | null {
+    return this.streams.get(participantId) ?? null;
+  }
+
+  isFlowing(participantId: string): boolean {
+    return this.flowing.has(participantId);
+  }
+
+  /** Whose media comes through the SFU now (for diagnostics and tests). */
+  streamMap(): { participantId: string; mid: string; kind: string }[] {
+    return [...this.mids.values()]
+      .filter((s) => s.active && s.participantId)
+      .map((s) => ({ participantId: s.participantId!, mid: s.mid, kind: s.kind }));
+  }
+
+  /** New local tracks (device switch, background effect, screen share). */
+  async setLocal(local: LocalTracks): Promise<void> {
+    this.local = local;
+    await Promise.all([
+      this.audioSender?.replaceTrack(local.audio).catch(() => undefined),
+      this.videoSender?.replaceTrack(local.video).catch(() => undefined),
+    ]);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.publisher?.close();
+    this.subscriber?.close();
+    this.publisher = null;
+    this.subscriber = null;
+    this.streams.clear();
+    this.flowing.clear();
+    this.changed();
+  }
+}
+
+function toCandidate(c: RTCIceCandidate | null): IceCandidate {
+  if (!c) return null;
+  return { candidate: c.candidate, sdpMid: c.sdpMid, sdpMLineIndex: c.sdpMLineIndex };
+}
