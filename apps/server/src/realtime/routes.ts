@@ -51,8 +51,9 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
     log: app.log,
   };
 
-  // A signed-in session ended (logout, expiry): its sockets close (4010) and their participants leave.
-  const stopListening = app.sessions.onSessionEnded((idHash) => {
+  // A signed-in session ended (logout, expiry): its sockets close (4010) and their participants
+  // leave, on every instance.
+  const endSession = (idHash: string) => {
     for (const conn of sockets.takeSession(idHash)) {
       const { roomId, participantId } = conn;
       if (!roomId || !participantId) {
@@ -65,6 +66,11 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
         conn.close(farewell.code, farewell.reason);
       });
     }
+  };
+  sockets.onSessionEndElsewhere(endSession);
+  const stopListening = app.sessions.onSessionEnded((idHash) => {
+    endSession(idHash);
+    sockets.announceSessionEnd(idHash);
   });
   app.addHook('preClose', async () => {
     stopListening();

@@ -14,7 +14,14 @@ export function createSockets(bus: RoomBus) {
   const byRoom = new Map<string, Set<Conn>>();
   const bySession = new Map<string, Set<Conn>>();
 
-  function deliver({ roomId, to, message, close }: BusEnvelope): void {
+  let sessionEndedElsewhere: ((idHash: string) => void) | null = null;
+
+  function deliver({ roomId, to, message, close, sessionEnded }: BusEnvelope): void {
+    if (sessionEnded) {
+      // Also heard by the instance that published it: its sockets of the session are gone by then.
+      sessionEndedElsewhere?.(sessionEnded);
+      return;
+    }
     if (close) {
       // Another instance closes a socket this one may hold (the room does not name the room
       // when it closes a participant's socket, so the participant and socket id decide).
@@ -146,6 +153,16 @@ export function createSockets(bus: RoomBus) {
       const set = bySession.get(conn.idHash);
       set?.delete(conn);
       if (set?.size === 0) bySession.delete(conn.idHash);
+    },
+
+    /** Several instances: the other instances close their sockets of the session too. */
+    announceSessionEnd(idHash: string): void {
+      if (bus.kind !== 'in-process') bus.publish({ roomId: '', to: { kind: 'all' }, sessionEnded: idHash });
+    },
+
+    /** What to do when another instance says a signed-in session ended. */
+    onSessionEndElsewhere(handler: (idHash: string) => void): void {
+      sessionEndedElsewhere = handler;
     },
 
     /** The sockets of a signed-in session, forgotten here (the session ended). */

@@ -172,6 +172,21 @@ describe.skipIf(!redisReachable && !redisRequired)('one meeting across two insta
     expect((await ann.socket.closed).code).toBe(WS_CLOSE.replaced);
   });
 
+  it('a session ended on one instance closes its sockets on the other (4010)', async () => {
+    const m = await createMeeting(a.t, { hostId });
+    const ann = track(await enter(a.t, a.ws, m.meetingId, { name: 'Ann' }));
+    const { cookie } = await signIn(a.t, { email: 'sue@example.com' });
+    const sue = track(await enter(b.t, b.ws, m.meetingId, { name: 'Sue', cookie }));
+    await ann.socket.next('participant_joined');
+    const session = await a.t.app.sessions.resolve(cookie.split('=')[1]);
+    await a.t.app.sessions.end(session!.idHash); // what logout through A does
+    expect((await sue.socket.closed).code).toBe(WS_CLOSE.sessionEnded);
+    expect(await ann.socket.next('participant_left')).toMatchObject({
+      participantId: sue.join.id,
+      reason: 'left',
+    });
+  });
+
   // The last two tests end instances: b crashes here, and a third one drains in the next.
   it('sweeps a crashed instance’s participants within the TTL; they come back as themselves', async () => {
     const m = await createMeeting(a.t, { hostId });

@@ -18,6 +18,11 @@ export interface BusEnvelope {
    * speaks for the participant.
    */
   close?: { code: number; reason: string; socketId?: string };
+  /**
+   * A signed-in session (its id hash) ended on the instance that publishes this: every instance
+   * closes its sockets of that session (4010) and their participants leave. No room (`roomId ''`).
+   */
+  sessionEnded?: string;
 }
 
 /**
