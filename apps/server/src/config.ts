@@ -101,7 +101,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - (at most 64)')
     .optional(),
   /** With REDIS_URL: an instance that has not beaten for this long is taken as crashed. */
-  PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(20_000).default(15_000),
+  PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(20_000).default(12_000),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
