@@ -101,6 +101,10 @@ describe.skipIf(!redisReachable && !redisRequired)('one meeting across two insta
     bob.socket.send({ type: 'chat_message', content: 'hello from B' });
     const chat = await ann.socket.next('chat_message');
     expect([chat.content, chat.senderId]).toEqual(['hello from B', bob.join.id]);
+    // A double send (a client retrying) is one message, also with the room in Redis.
+    bob.socket.send({ type: 'chat_message', content: 'hello from B', requestId: 'again' });
+    expect((await bob.socket.next('ack')).requestId).toBe('again');
+    expect(await ann.socket.none('chat_message', 200)).toEqual([]);
 
     // A REST read on either instance answers the same roster.
     const list = await b.t.app.inject({
