@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { startMedia } from '../../providers/media/index.js';
-import { createMediaService, type MediaService } from './service.js';
+import { MESH_MAX_PARTICIPANTS, createMediaService, type MediaService } from './service.js';
 
 /**
  * Meetings' media (`app.media`): starts the provider the configuration asks for — our own
@@ -26,6 +26,9 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
   else log.warn(`media: ${started.summary}`);
   service = createMediaService({
     provider: started.provider,
+    // No Janus where one was wanted: meetings stay peer-to-peer, capped. MEDIA_PROVIDER=p2p is the
+    // operator's (or the tests') choice of a mesh without a cap.
+    meshCap: app.config.media.provider === 'p2p' ? null : MESH_MAX_PARTICIPANTS,
     admitted: (actor) => app.rooms.admitted(actor),
     log,
   });

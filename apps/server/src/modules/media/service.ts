@@ -5,6 +5,11 @@ import type { Actor } from '../rooms/transport.js';
 
 /** From this many participants in a room its media goes through the SFU (Jitsi does the same). */
 export const SFU_FROM_PARTICIPANTS = 3;
+/**
+ * Without an SFU a meeting is a full mesh: measured on 2 cores, 3 browsers saturate the CPU and 4
+ * drop to 12-14 fps (TESTING-MEDIA.md), so a room holds at most 4 people then.
+ */
+export const MESH_MAX_PARTICIPANTS = 4;
 
 export const MEDIA_MESSAGES = {
   noSfu: 'This meeting’s media is peer-to-peer now: there is no SFU connection to make',
@@ -13,6 +18,8 @@ export const MEDIA_MESSAGES = {
 
 export interface MediaServiceDeps {
   provider: MediaProvider;
+  /** The most people a room holds while it has no SFU; null: no cap (MEDIA_PROVIDER=p2p chosen). */
+  meshCap: number | null;
   /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
   admitted(actor: Actor): Promise<unknown>;
   log: FastifyBaseLogger;
@@ -49,6 +56,8 @@ export function createMediaService(deps: MediaServiceDeps) {
     provider,
     /** Whether this server has an SFU at all (Janus configured, connected or reconnecting). */
     hasSfu: provider.kind === 'janus',
+    /** The rooms' peer-to-peer cap (RoomMeeting.meshCap) when there is no SFU; else null. */
+    meshCap: provider.kind === 'janus' ? null : deps.meshCap,
 
     modeOf: (roomId: string): 'p2p' | 'sfu' => (sfuRooms.has(roomId) ? 'sfu' : 'p2p'),
 

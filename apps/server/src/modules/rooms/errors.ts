@@ -23,6 +23,8 @@ export const ROOM_MESSAGES = {
   ended: 'This meeting has ended',
   cancelled: 'This meeting has been cancelled',
   full: 'Meeting is full',
+  fullWithoutSfu: (cap: number) =>
+    `This meeting is full: without a video server, meetings on this server hold up to ${cap} people.`,
   passwordRequired: 'This meeting requires a password',
   wrongPassword: 'Incorrect meeting password',
   tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
@@ -68,6 +70,7 @@ export const roomErrors = {
   noWaitingParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noWaitingParticipant),
   noRemovedParticipant: () => new RoomError('not_found', 404, ROOM_MESSAGES.noRemovedParticipant),
   full: () => new RoomError('forbidden', 409, ROOM_MESSAGES.full),
+  fullWithoutSfu: (cap: number) => new RoomError('forbidden', 409, ROOM_MESSAGES.fullWithoutSfu(cap)),
   waitingRoomFull: () => new RoomError('forbidden', 429, ROOM_MESSAGES.waitingRoomFull),
   removedCannotRejoin: () => new RoomError('forbidden', 403, ROOM_MESSAGES.removedCannotRejoin),
   invalidToken: (message: string = ROOM_MESSAGES.invalidToken) =>

@@ -75,7 +75,14 @@ export function toRoomMeeting(row: MeetingRow): RoomMeeting {
  * are budgeted), ended and cancelled meetings, host powers for the signed-in owner only, and the
  * password. With `testRoom` (outside production) `test-room` is the development test room.
  */
-export function createJoinGate(repo: RoomsRepository, options: { testRoom: boolean }) {
+export function createJoinGate(
+  repo: RoomsRepository,
+  options: {
+    testRoom: boolean;
+    /** The room's peer-to-peer cap while this server has no SFU (RoomMeeting.meshCap), else null. */
+    meshCap?: () => number | null;
+  },
+) {
   const passwordFailures = new WindowCounter(PASSWORD_ATTEMPTS.limit, PASSWORD_ATTEMPTS.windowMs);
   const meetingPasswordFailures = new WindowCounter(
     MEETING_PASSWORD_LOCK.limit,
@@ -164,7 +171,8 @@ export function createJoinGate(repo: RoomsRepository, options: { testRoom: boole
       const isHost = input.isHost && userId === meeting.hostId;
       // A participant coming back with its join token passed the password when it first came in.
       if (!isHost && !returning) await checkPassword(meeting, input.password, caller);
-      return { meeting: toRoomMeeting(meeting), userId, isHost };
+      const cap = options.meshCap?.() ?? null;
+      return { meeting: { ...toRoomMeeting(meeting), ...(cap ? { meshCap: cap } : {}) }, userId, isHost };
     },
 
     /**

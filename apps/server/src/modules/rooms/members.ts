@@ -7,6 +7,7 @@ import {
   memberByToken,
   removedList,
   roster,
+  overMeshCap,
   seatsTaken,
   toRoomParticipant,
   transcriptionState,
@@ -119,6 +120,8 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       if (waitingCount(room) >= WAITING_ROOM_LIMIT) throw roomErrors.waitingRoomFull();
     } else if (!input.isHost && seatsTaken(room) >= room.meeting.maxParticipants) {
       throw roomErrors.full();
+    } else if (!input.isHost && overMeshCap(room)) {
+      throw roomErrors.fullWithoutSfu(room.meeting.meshCap!);
     }
     if (!reusable(room, input.reuseId)) input.spendNew();
   }

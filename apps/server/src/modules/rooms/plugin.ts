@@ -56,7 +56,11 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
       ),
       app.media,
     ),
-    gate: createJoinGate(repo, { testRoom: app.config.env !== 'production' }),
+    gate: createJoinGate(repo, {
+      testRoom: app.config.env !== 'production',
+      // Without an SFU, a full mesh: at most a few people (modules/media).
+      meshCap: () => app.media.meshCap,
+    }),
     repo,
     instance,
     chatHistory: (room) => app.chat.history(room),

@@ -18,6 +18,7 @@ import {
   hashJoinToken,
   removedList,
   roster,
+  overMeshCap,
   seatsTaken,
   toRoomParticipant,
   transcriptionState,
@@ -313,6 +314,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         const target = targetIn(at, targetId, 'waiting');
         // Hosts take no seat; everyone else needs one (a waiting guest has none yet).
         if (!target.isHost && seatsTaken(at.room) >= at.room.meeting.maxParticipants) throw roomErrors.full();
+        if (!target.isHost && overMeshCap(at.room)) throw roomErrors.fullWithoutSfu(at.room.meeting.meshCap!);
         target.admission = 'admitted';
         target.waitingSince = null;
         if (at.room.allMuted && !target.isHost) target.isMuted = true;

@@ -65,6 +65,11 @@ export interface RoomMeeting {
   meetingType: string;
   isRecurring: boolean;
   maxParticipants: number;
+  /**
+   * Without an SFU (no Janus on this server) media is a full mesh, which 2 cores cannot carry past
+   * four people: the room then holds at most this many, hosts included (a host still gets in).
+   */
+  meshCap?: number;
   waitingRoom: boolean;
   /** The owner (users.id); null in the test room, which has no host. */
   hostId: string | null;
@@ -179,6 +184,15 @@ export function memberByToken(room: RoomState, tokenHash: string): MemberState |
 }
 
 /** Admitted participants who take a seat: every one but the hosts (a host always gets in). */
+/** Whether the room is at its peer-to-peer cap (RoomMeeting.meshCap: everyone admitted counts). */
+export function overMeshCap(room: RoomState): boolean {
+  const cap = room.meeting.meshCap;
+  if (!cap) return false;
+  let n = 0;
+  for (const m of room.members.values()) if (m.admission === 'admitted') n += 1;
+  return n >= cap;
+}
+
 export function seatsTaken(room: RoomState): number {
   let n = 0;
   for (const m of room.members.values()) if (m.admission === 'admitted' && !m.isHost) n += 1;

@@ -160,7 +160,10 @@ export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFai
       return { kind: 'ended' };
     case 409:
       return msg.includes('full')
-        ? { kind: 'full' }
+        ? // Full because this server has no video server (a peer-to-peer cap): the server says so.
+          msg.includes('video server')
+          ? { kind: 'full', message: err.serverMessage }
+          : { kind: 'full' }
         : msg.includes('end')
           ? { kind: 'ended' }
           : { kind: 'full' };

@@ -1,0 +1,112 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
+import { createMeeting } from '../../../test/meetings.js';
+import { connect, enter, listen, postJoin } from '../../../test/ws-client.js';
+import { janusInstalled } from '../../providers/media/index.js';
+import { ROOM_MESSAGES } from '../rooms/errors.js';
+import { MESH_MAX_PARTICIPANTS } from './service.js';
+
+function logCollector(): { stream: Writable; lines: string[] } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { stream, lines };
+}
+
+describe('a server without Janus', () => {
+  let t: TestContext;
+  const log = logCollector();
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      { MEDIA_PROVIDER: 'auto', JANUS_BIN: '/nonexistent/janus', LOG_LEVEL: 'info' },
+      undefined,
+      { logStream: log.stream },
+    );
+  });
+  afterAll(async () => t?.close());
+
+  it('says at start-up that meetings stay peer-to-peer, capped at 4', () => {
+    expect(log.lines.join('\n')).toContain('meetings stay peer-to-peer, capped at 4 participants');
+  });
+
+  it('takes four people into a meeting and tells the fifth why not', async () => {
+    const { userId } = await signIn(t, { email: 'mesh-host@example.com' });
+    const m = await createMeeting(t, { hostId: userId, maxParticipants: 100 });
+    for (let i = 0; i < MESH_MAX_PARTICIPANTS; i++) {
+      await postJoin(t, m.meetingId, { name: `P${i}`, sessionId: `s${i}` });
+    }
+    const fifth = await t.app.inject({
+      method: 'POST',
+      url: `/api/meetings/${m.meetingId}/join`,
+      payload: { name: 'Fifth', sessionId: 's5', isMuted: false, isVideoOn: true },
+      remoteAddress: '10.1.0.9',
+    });
+    expect(fifth.statusCode).toBe(409);
+    expect(fifth.json()).toEqual({ message: ROOM_MESSAGES.fullWithoutSfu(4) });
+    expect(fifth.json().message).toBe(
+      'This meeting is full: without a video server, meetings on this server hold up to 4 people.',
+    );
+  });
+});
+
+const installed = janusInstalled();
+if (!installed)
+  console.warn('SKIPPED part of media.test.ts: `janus` is not installed (install-system-deps.sh)');
+
+describe.skipIf(!installed)('a meeting through our own Janus', () => {
+  let t: TestContext;
+  let ws: string;
+  let meetingId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ MEDIA_PROVIDER: 'janus' });
+    ws = (await listen(t)).ws;
+    const { userId } = await signIn(t, { email: 'sfu-host@example.com' });
+    meetingId = (await createMeeting(t, { hostId: userId })).meetingId;
+  });
+  afterAll(async () => t?.close());
+
+  const offer = { type: 'offer', sdp: 'v=0\r\n' };
+
+  it('refuses the SFU to a socket that never joined through us', async () => {
+    const stranger = await connect(ws, meetingId);
+    stranger.send({ type: 'sfu_publish', requestId: 'p', offer });
+    expect(await stranger.next('error')).toMatchObject({ code: 'not_joined', requestId: 'p' });
+    stranger.send({ type: 'sfu_subscribe', requestId: 's' });
+    expect(await stranger.next('error')).toMatchObject({ code: 'not_joined', requestId: 's' });
+    stranger.close();
+  });
+
+  it('keeps two people peer-to-peer and moves the room to the SFU when a third joins', async () => {
+    const a = await enter(t, ws, meetingId, { name: 'Ann', sessionId: 'a' });
+    const b = await enter(t, ws, meetingId, { name: 'Bob', sessionId: 'b' });
+    // Two: the mesh; the SFU is refused.
+    expect(await a.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
+    expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
+    b.socket.send({ type: 'sfu_publish', requestId: 'early', offer });
+    expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'early' });
+
+    const c = await enter(t, ws, meetingId, { name: 'Cy', sessionId: 'c' });
+    // The newcomer hears the mode before `joined`, so it never opens a mesh link.
+    const types = c.socket.received.map((m) => m.type);
+    expect(types.indexOf('media_mode')).toBeLessThan(types.indexOf('joined'));
+    expect(c.socket.received.find((m) => m.type === 'media_mode')).toMatchObject({ mode: 'sfu' });
+    expect(await a.socket.next('media_mode')).toMatchObject({ mode: 'sfu' });
+    expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'sfu' });
+
+    // Janus refuses an SDP that is no offer; the sender gets a clear error and the server lives on.
+    c.socket.send({ type: 'sfu_publish', requestId: 'bad', offer });
+    const err = await c.socket.next('error', 12_000);
+    expect(err).toMatchObject({ requestId: 'bad', code: 'internal' });
+    c.socket.send({ type: 'sfu_subscribe', requestId: 'sub' });
+    expect(await c.socket.next('ack')).toMatchObject({ requestId: 'sub' });
+    await c.socket.sync();
+    for (const s of [a, b, c]) s.socket.close();
+  });
+});
