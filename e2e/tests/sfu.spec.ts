@@ -150,6 +150,8 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
           20_000,
         );
       }
+      // A little longer on the SFU alone, then stop.
+      await new Promise((r) => setTimeout(r, 2000));
       await stopSampling();
 
       // No gap: between consecutive samples Gus's tile on Hana's page kept presenting frames
@@ -164,7 +166,7 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
         `sfu switch: Eve's first remote frames ${eveFirstFrameMs} ms after opening the link; ` +
           `Hana's view of Gus longest stall ${longestStallMs} ms over ${samples.length} samples`,
       );
-      expect(samples.length).toBeGreaterThan(8);
+      expect(samples.length).toBeGreaterThan(10);
       expect(longestStallMs).toBeLessThan(1500);
 
       // Media through Janus only now: frames and audio from each of the other two, on every page.
