@@ -1,0 +1,227 @@
+import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PeerMesh } from './peer-mesh';
+import { RemoteMedia } from './remote-media';
+import { SIMULCAST_ENCODINGS, SfuSession } from './sfu-session';
+
+/** A remote track that can be told RTP arrived (`unmute`). */
+class FakeTrack extends EventTarget {
+  muted = true;
+  readyState = 'live';
+  constructor(readonly kind: string) {
+    super();
+  }
+  arrive() {
+    this.muted = false;
+    this.dispatchEvent(new Event('unmute'));
+  }
+}
+
+class FakeStream {
+  constructor(private readonly tracks: FakeTrack[] = []) {}
+  getTracks = () => this.tracks;
+  getVideoTracks = () => this.tracks.filter((t) => t.kind === 'video');
+}
+
+/** Enough of RTCPeerConnection for the SFU session: transceivers, descriptions, state. */
+class FakePC {
+  static made: FakePC[] = [];
+  connectionState: RTCPeerConnectionState = 'new';
+  transceivers: {
+    mid: string | null;
+    direction: string;
+    currentDirection: string | null;
+    sendEncodings?: RTCRtpEncodingParameters[];
+    sender: { track: unknown; replaceTrack: (t: unknown) => Promise<void> };
+    receiver: { track: FakeTrack };
+  }[] = [];
+  remote: RTCSessionDescriptionInit | null = null;
+  onicecandidate: unknown = null;
+  ontrack: (() => void) | null = null;
+  onconnectionstatechange: unknown = null;
+  closed = false;
+  constructor(readonly config: RTCConfiguration) {
+    FakePC.made.push(this);
+  }
+  addTransceiver(
+    trackOrKind: unknown,
+    init: { direction: string; sendEncodings?: RTCRtpEncodingParameters[] },
+  ) {
+    const kind = typeof trackOrKind === 'string' ? trackOrKind : (trackOrKind as { kind: string }).kind;
+    const t = {
+      mid: String(this.transceivers.length),
+      direction: init.direction,
+      currentDirection: null as string | null,
+      sendEncodings: init.sendEncodings,
+      sender: {
+        track: typeof trackOrKind === 'string' ? null : trackOrKind,
+        replaceTrack: async (tr: unknown) => {
+          t.sender.track = tr;
+        },
+      },
+      receiver: { track: new FakeTrack(kind) },
+    };
+    this.transceivers.push(t);
+    return t;
+  }
+  getTransceivers() {
+    return this.transceivers;
+  }
+  async createOffer() {
+    return { type: 'offer', sdp: 'v=0 publisher' };
+  }
+  async createAnswer() {
+    return { type: 'answer', sdp: 'v=0 subscriber answer' };
+  }
+  async setLocalDescription() {}
+  /** A subscriber offer's m-lines: one receive transceiver per `m=` kind in the fake SDP. */
+  async setRemoteDescription(d: RTCSessionDescriptionInit) {
+    this.remote = d;
+    if (d.type !== 'offer') return;
+    const kinds = (d.sdp ?? '').split(' ').filter((w) => w === 'audio' || w === 'video');
+    while (this.transceivers.length < kinds.length) {
+      const kind = kinds[this.transceivers.length]!;
+      const t = this.addTransceiver(kind, { direction: 'recvonly' });
+      t.currentDirection = 'recvonly';
+    }
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+function fakeSignal() {
+  const sent: ClientMessage[] = [];
+  return {
+    sent,
+    send: (m: ClientMessage) => void sent.push(m),
+    request: async (m: ClientMessage): Promise<ServerMessage> => {
+      sent.push(m);
+      if (m.type === 'sfu_publish')
+        return { type: 'sfu_answer', answer: { type: 'answer', sdp: 'v=0 janus' } };
+      return { type: 'ack' };
+    },
+  };
+}
+
+const local = () => ({
+  stream: new FakeStream() as unknown as MediaStream,
+  audio: new FakeTrack('audio') as unknown as MediaStreamTrack,
+  video: new FakeTrack('video') as unknown as MediaStreamTrack,
+});
+
+const offer = (
+  streams: ServerMessageOf<'sfu_offer'>['streams'],
+  kinds = streams.map((s) => s.kind),
+): ServerMessageOf<'sfu_offer'> => ({
+  type: 'sfu_offer',
+  offer: { type: 'offer', sdp: `v=0 ${kinds.join(' ')}` },
+  streams,
+});
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+beforeEach(() => {
+  FakePC.made = [];
+  vi.stubGlobal('MediaStream', FakeStream);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function session() {
+  const signal = fakeSignal();
+  const sfu = new SfuSession({
+    signal,
+    local: local(),
+    iceServers: [],
+    createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
+  });
+  return { sfu, signal };
+}
+
+describe('SfuSession', () => {
+  it('publishes audio and video send-only, video in three simulcast layers, and asks to subscribe', async () => {
+    const { sfu, signal } = session();
+    await sfu.start();
+    const pub = FakePC.made[0]!;
+    expect(pub.transceivers.map((t) => t.direction)).toEqual(['sendonly', 'sendonly']);
+    expect(pub.transceivers[1]!.sendEncodings).toEqual(SIMULCAST_ENCODINGS);
+    expect(SIMULCAST_ENCODINGS.map((e) => e.rid)).toEqual(['h', 'm', 'l']);
+    expect(pub.remote).toEqual({ type: 'answer', sdp: 'v=0 janus' });
+    expect(signal.sent.map((m) => m.type).sort()).toEqual(['sfu_publish', 'sfu_subscribe']);
+  });
+
+  it('answers each subscriber offer and groups the m-lines by participant; media counts once it flows', async () => {
+    const { sfu, signal } = session();
+    await sfu.start();
+    const flowing: string[] = [];
+    sfu.onFlowing = (id) => flowing.push(id);
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'audio', active: true },
+        { mid: '1', participantId: 'ann', kind: 'video', active: true },
+        { mid: '2', participantId: 'bob', kind: 'audio', active: true },
+        { mid: '3', participantId: 'bob', kind: 'video', active: true },
+      ]),
+    );
+    await settle();
+    expect(signal.sent.at(-1)).toEqual({
+      type: 'sfu_answer',
+      answer: { type: 'answer', sdp: 'v=0 subscriber answer' },
+    });
+    expect(
+      sfu
+        .streamOf('ann')
+        ?.getTracks()
+        .map((t) => t.kind),
+    ).toEqual(['audio', 'video']);
+    expect(sfu.streamOf('bob')?.getTracks()).toHaveLength(2);
+    // Not flowing until RTP arrives: the mesh link stays until then.
+    expect(sfu.isFlowing('ann')).toBe(false);
+    const sub = FakePC.made[1]!;
+    sub.transceivers[1]!.receiver.track.arrive();
+    expect(sfu.isFlowing('ann')).toBe(true);
+    expect(sfu.isFlowing('bob')).toBe(false);
+    expect(flowing).toEqual(['ann']);
+
+    // Bob left: Janus's next offer marks his m-lines inactive; his stream goes.
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'audio', active: true },
+        { mid: '1', participantId: 'ann', kind: 'video', active: true },
+        { mid: '2', participantId: null, kind: 'audio', active: false },
+        { mid: '3', participantId: null, kind: 'video', active: false },
+      ]),
+    );
+    await settle();
+    expect(sfu.streamOf('bob')).toBeNull();
+    expect(sfu.streamMap().map((s) => s.participantId)).toEqual(['ann', 'ann']);
+  });
+
+  it('replaces its sent tracks when the local tracks change, and closes both connections', async () => {
+    const { sfu } = session();
+    await sfu.start();
+    const next = local();
+    await sfu.setLocal(next);
+    expect(FakePC.made[0]!.transceivers.map((t) => t.sender.track)).toEqual([next.audio, next.video]);
+    sfu.close();
+    expect(FakePC.made[0]!.closed).toBe(true);
+  });
+});
+
+describe('RemoteMedia', () => {
+  it('shows the mesh link until the SFU media flows, then the SFU stream', async () => {
+    const mesh = new PeerMesh({ selfId: 'me', iceServers: [], local: local(), send: () => undefined });
+    const remote = new RemoteMedia(mesh);
+    expect(remote.peer('ann')).toMatchObject({ stream: null, path: null });
+    const { sfu } = session();
+    remote.setSfu(sfu);
+    await sfu.start();
+    sfu.handleOffer(offer([{ mid: '0', participantId: 'ann', kind: 'video', active: true }]));
+    await settle();
+    expect(remote.peer('ann').path).toBe(null);
+    const before = remote.getVersion();
+    FakePC.made[1]!.transceivers[0]!.receiver.track.arrive();
+    expect(remote.getVersion()).toBeGreaterThan(before);
+    expect(remote.peer('ann')).toMatchObject({ path: 'sfu', hasVideo: true });
+  });
+});
