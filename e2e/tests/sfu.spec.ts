@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage } from '../pages/RoomPage.js';
-import { launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -27,6 +28,12 @@ async function smallCameraContext(browser: Browser, baseURL: string): Promise<Br
       original(c?.video ? { ...c, video: { width: 320, height: 240, frameRate: 15 } } : c);
   });
   return ctx;
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 interface SfuView {
@@ -174,6 +181,16 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       await expectMediaFrom(gus, [{ name: 'Hana' }, { name: 'Eve' }]);
       await expectMediaFrom(eve, [{ name: 'Hana' }, { name: 'Gus' }]);
       await expect(host.participantCount.textContent()).resolves.toBe('3 participants');
+      // Janus's CPU while it forwards 3 publishers to 2 subscribers each (6 video + 6 audio).
+      const pid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
+      if (pid > 0) {
+        const before = cpuSeconds(pid);
+        await new Promise((r) => setTimeout(r, 5000));
+        const share = (cpuSeconds(pid) - before) / 5;
+        console.log(
+          `janus cpu: ${(share * 100).toFixed(1)}% of a core over 5 s for 6 forwarded video streams`,
+        );
+      }
       const views = await Promise.all(pages.map(sfuView));
       console.log(`sfu publishers' simulcast layers: ${views.map((v) => v.rids.join('/')).join(', ')}`);
       for (const v of views) expect(v.rids).toEqual(['h', 'l', 'm']);
@@ -185,6 +202,57 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       console.log(`sfu views: ${JSON.stringify(await Promise.all(pages.map(sfuView)))}`);
       console.log(`page errors: ${JSON.stringify(errors)}\npage sfu logs:\n${sfuLogs.join('\n')}`);
       throw err;
+    }
+  });
+});
+
+describe('a server without Janus', () => {
+  let server: RunningServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer({
+      MEDIA_PROVIDER: 'auto',
+      JANUS_BIN: '/nonexistent/janus',
+      LOG_LEVEL: 'info',
+    });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('says so at start-up, keeps meetings peer-to-peer and tells the fifth person why not', async () => {
+    expect(server.logs.join('')).toContain('meetings stay peer-to-peer, capped at 4 participants');
+    const hostPage = await (await newContext(browser, server.url)).newPage();
+    await signInAsProHost(hostPage, { email: 'mesh-host@example.com', firstName: 'Max', lastName: 'Host' });
+    const id = await createMeeting(hostPage);
+    // Four people in (through the API: their media is not what this test is about).
+    const statuses = await hostPage.evaluate(async (meetingId) => {
+      const out: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`/api/meetings/${meetingId}/join`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ name: `P${i}`, sessionId: `mesh-${i}`, isMuted: true, isVideoOn: false }),
+        });
+        out.push(res.status);
+      }
+      return out;
+    }, id);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone]) {
+      const page = await (await newContext(browser, server.url, viewport)).newPage();
+      const fifth = new RoomPage(page);
+      await fifth.open(id);
+      await fifth.joinFromDialog('Fifth', { waitForRoom: false });
+      const screen = page.getByTestId('room-end-full');
+      await screen.waitFor();
+      await expect(screen.textContent()).resolves.toContain(
+        'Without a video server, meetings here hold up to 4 people.',
+      );
+      await screenshot(page, `sfu-mesh-full-${viewport.width}`);
     }
   });
 });

@@ -49,9 +49,7 @@ describe('a server without Janus', () => {
     });
     expect(fifth.statusCode).toBe(409);
     expect(fifth.json()).toEqual({ message: ROOM_MESSAGES.fullWithoutSfu(4) });
-    expect(fifth.json().message).toBe(
-      'This meeting is full: without a video server, meetings on this server hold up to 4 people.',
-    );
+    expect(fifth.json().message).toBe('Without a video server, meetings here hold up to 4 people.');
   });
 });
 

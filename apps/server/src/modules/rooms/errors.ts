@@ -23,8 +23,7 @@ export const ROOM_MESSAGES = {
   ended: 'This meeting has ended',
   cancelled: 'This meeting has been cancelled',
   full: 'Meeting is full',
-  fullWithoutSfu: (cap: number) =>
-    `This meeting is full: without a video server, meetings on this server hold up to ${cap} people.`,
+  fullWithoutSfu: (cap: number) => `Without a video server, meetings here hold up to ${cap} people.`,
   passwordRequired: 'This meeting requires a password',
   wrongPassword: 'Incorrect meeting password',
   tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',

@@ -159,11 +159,10 @@ export function classifyJoinError(err: unknown, passwordTried: boolean): JoinFai
     case 410:
       return { kind: 'ended' };
     case 409:
+      // Full because this server has no video server (a peer-to-peer cap): the server says so.
+      if (msg.includes('video server')) return { kind: 'full', message: err.serverMessage };
       return msg.includes('full')
-        ? // Full because this server has no video server (a peer-to-peer cap): the server says so.
-          msg.includes('video server')
-          ? { kind: 'full', message: err.serverMessage }
-          : { kind: 'full' }
+        ? { kind: 'full' }
         : msg.includes('end')
           ? { kind: 'ended' }
           : { kind: 'full' };

@@ -57,8 +57,7 @@ describe('room rules', () => {
     });
     expect(classifyJoinError(apiError(409, { message: 'Meeting is full' }), false)).toEqual({ kind: 'full' });
     // Full at the peer-to-peer cap of a server without a video server: its own words are shown.
-    const meshFull =
-      'This meeting is full: without a video server, meetings on this server hold up to 4 people.';
+    const meshFull = 'Without a video server, meetings here hold up to 4 people.';
     expect(classifyJoinError(apiError(409, { message: meshFull }), false)).toEqual({
       kind: 'full',
       message: meshFull,
