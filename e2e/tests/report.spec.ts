@@ -90,6 +90,9 @@ describe('files area and meeting report', () => {
     await download.saveAs(saved);
     expect(readFileSync(saved, 'utf8')).toBe('Launch agenda: review, risks, dates.\n');
     await guestPage.getByTestId('shared-file').filter({ hasText: 'launch-agenda.txt' }).waitFor();
+    await guestPage.setViewportSize(VIEWPORTS.phone);
+    await screenshot(guestPage, 'collab-files-phone');
+    await guestPage.setViewportSize(VIEWPORTS.desktop);
 
     await host.sendChat('Welcome, the agenda is in Files.');
     await guest.openChat();
@@ -151,6 +154,9 @@ describe('files area and meeting report', () => {
       await hostPage.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
     ).toBeLessThanOrEqual(0);
     await screenshot(hostPage, 'report-phone');
+    // Someone else's meeting (or none): told it does not exist.
+    await hostPage.goto('/meetings/000-000-001/report');
+    await hostPage.getByText('This meeting does not exist, or you are not its host.').waitFor();
     expect(errors.host).toEqual([]);
   }, 90_000);
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { asc, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import {
   chatMessages,
@@ -43,14 +43,6 @@ export function createReportRepository(db: Database) {
         .update(meetingAttendance)
         .set({ talkMs: sql`${meetingAttendance.talkMs} + ${Math.round(ms)}` })
         .where(eq(meetingAttendance.id, id));
-    },
-
-    /** Rows left open by an instance that stopped without closing them (a crash). */
-    async closeOpen(meetingId: string, leftAt: Date): Promise<void> {
-      await db
-        .update(meetingAttendance)
-        .set({ leftAt })
-        .where(and(eq(meetingAttendance.meetingId, meetingId), isNull(meetingAttendance.leftAt)));
     },
 
     async findMeeting(publicId: string): Promise<MeetingRow | null> {
