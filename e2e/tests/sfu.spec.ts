@@ -204,6 +204,45 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       throw err;
     }
   });
+
+  it('Janus killed mid-meeting: it is restarted and everyone publishes and subscribes again', async () => {
+    const pid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    // Each page's current subscriber connection, to tell the new one from it afterwards.
+    for (const page of pages) {
+      await page.evaluate(() => {
+        (window as unknown as { __oldSfu?: unknown }).__oldSfu = window.__parley?.sfu?.()?.subscriber;
+      });
+    }
+    const killed = Date.now();
+    process.kill(pid, 'SIGKILL');
+    for (const page of pages) {
+      await page.waitForFunction(
+        () => {
+          const sub = window.__parley?.sfu?.()?.subscriber;
+          return !!sub && sub !== (window as unknown as { __oldSfu?: unknown }).__oldSfu;
+        },
+        undefined,
+        { timeout: 20_000 },
+      );
+    }
+    // Everyone on a new SFU connection, and media from each of the other two again.
+    await Promise.all(
+      pages.map((page) =>
+        eventually(
+          () => sfuView(page),
+          (v) => v.publisher === 'connected' && v.subscriber === 'connected' && v.streams >= 4,
+          20_000,
+        ),
+      ),
+    );
+    await expectMediaFrom(host, [{ name: 'Gus' }, { name: 'Eve' }], { windowMs: 3000 });
+    await expectMediaFrom(gus, [{ name: 'Hana' }, { name: 'Eve' }], { windowMs: 3000 });
+    await expectMediaFrom(eve, [{ name: 'Hana' }, { name: 'Gus' }], { windowMs: 3000 });
+    const recoveredMs = Date.now() - killed;
+    console.log(`janus recovery: media flowing again on all three pages ${recoveredMs} ms after kill -9`);
+    expect(recoveredMs).toBeLessThan(20_000);
+  });
 });
 
 describe('a server without Janus', () => {

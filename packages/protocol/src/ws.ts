@@ -354,7 +354,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
    * `sfu`: through the server's SFU (sfu_* messages). Sent before `joined` and to everyone when it
    * changes (a third participant moves the room to the SFU); never sent where no SFU exists.
    */
-  z.object({ type: z.literal('media_mode'), mode: z.enum(['p2p', 'sfu']) }),
+  z.object({
+    type: z.literal('media_mode'),
+    mode: z.enum(['p2p', 'sfu']),
+    /** Added: the SFU restarted (Janus came back): publish and subscribe again. */
+    restart: z.boolean().optional(),
+  }),
   /** Added (SFU): the SFU's answer to this participant's `sfu_publish`. */
   z.object({ type: z.literal('sfu_answer'), requestId, answer: sdp }),
   /**

@@ -20,6 +20,7 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
         { type: 'sfu_offer', offer, streams },
       ),
     onLost: () => service?.lost(),
+    onRecovered: () => service?.recovered(),
   });
   if (started.provider.kind === 'janus') log.info(`media: ${started.summary}`);
   else if (app.config.media.provider === 'p2p') log.info(`media: ${started.summary}`);
@@ -30,6 +31,7 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
     // operator's (or the tests') choice of a mesh without a cap.
     meshCap: app.config.media.provider === 'p2p' ? null : MESH_MAX_PARTICIPANTS,
     admitted: (actor) => app.rooms.admitted(actor),
+    announce: (roomId, message) => app.realtime.sockets.transport.publish(roomId, { kind: 'all' }, message),
     log,
   });
   app.decorate('media', service);

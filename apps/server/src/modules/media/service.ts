@@ -20,6 +20,8 @@ export interface MediaServiceDeps {
   provider: MediaProvider;
   /** The most people a room holds while it has no SFU; null: no cap (MEDIA_PROVIDER=p2p chosen). */
   meshCap: number | null;
+  /** Tells a room's participants its media mode (`restart`: publish and subscribe again). */
+  announce(roomId: string, message: { type: 'media_mode'; mode: 'sfu'; restart: true }): void;
   /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
   admitted(actor: Actor): Promise<unknown>;
   log: FastifyBaseLogger;
@@ -35,6 +37,8 @@ export function createMediaService(deps: MediaServiceDeps) {
   const { provider, log } = deps;
   /** Rooms on the SFU (this instance's rooms: the SFU state is in this process). */
   const sfuRooms = new Set<string>();
+  /** Rooms that were on the SFU when Janus was lost. */
+  const lostRooms = new Set<string>();
   /** Who is in each room, as the room's news told us (to release the SFU when it empties). */
   const present = new Map<string, Set<string>>();
   const roomOf = new Map<string, string>();
@@ -101,9 +105,24 @@ export function createMediaService(deps: MediaServiceDeps) {
       release.catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
     },
 
-    /** Janus was lost: its rooms are gone (their browsers keep what still flows). */
+    /**
+     * Janus was lost: its rooms are gone. They stay on the SFU (a room does not fall back to a
+     * mesh of many); their sfu_* requests wait for `recovered`.
+     */
     lost(): void {
+      for (const id of sfuRooms) lostRooms.add(id);
       sfuRooms.clear();
+    },
+
+    /** Janus is back: every room that was on it is told to publish and subscribe again. */
+    recovered(): void {
+      for (const id of lostRooms) {
+        if (!present.has(id)) continue;
+        sfuRooms.add(id);
+        log.info({ roomId: id }, 'janus is back: the meeting publishes again');
+        deps.announce(id, { type: 'media_mode', mode: 'sfu', restart: true });
+      }
+      lostRooms.clear();
     },
 
     async publish(actor: Actor, offer: Jsep): Promise<Jsep> {

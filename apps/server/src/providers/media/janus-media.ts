@@ -62,12 +62,18 @@ export class JanusMedia implements MediaProvider {
         // Every handle and room lived on the lost session.
         this.rooms.clear();
         this.control = null;
+        this.wasLost = true;
         this.events.onLost();
       },
-      onReady: () => undefined,
+      onReady: () => {
+        if (!this.wasLost) return;
+        this.wasLost = false;
+        this.events.onRecovered();
+      },
     });
   }
   private readonly adminKey: string | undefined;
+  private wasLost = false;
   private readonly log: SupervisorLog;
 
   start(waitMs?: number): Promise<boolean> {

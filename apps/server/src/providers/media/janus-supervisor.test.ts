@@ -58,13 +58,14 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
   let supervisor: JanusSupervisor;
   let media: JanusMedia;
   let lost = 0;
+  let recovered = 0;
 
   beforeAll(async () => {
     supervisor = new JanusSupervisor({ log, backoff: { firstMs: 200, maxMs: 1000 } });
     await supervisor.start();
     media = new JanusMedia(
       { url: supervisor.url, apiSecret: supervisor.apiSecret, adminKey: supervisor.adminKey, log },
-      { onOffer: () => undefined, onLost: () => (lost += 1) },
+      { onOffer: () => undefined, onLost: () => (lost += 1), onRecovered: () => (recovered += 1) },
     );
     expect(await media.start(10_000)).toBe(true);
   });
@@ -160,6 +161,7 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
     expect(alive(supervisor.pid!)).toBe(true);
     await until('the client to notice', () => lost > 0);
     await until('the client to reconnect', () => media.available(), 20_000);
+    expect(recovered).toBe(1);
     const ok = await rawRequest(supervisor.url, { janus: 'create', apisecret: supervisor.apiSecret });
     expect(ok.janus).toBe('success');
   });

@@ -56,4 +56,6 @@ export interface MediaEvents {
   onOffer(roomId: string, participantId: string, offer: Jsep, streams: SfuStream[]): void;
   /** Janus was lost (restarting): every SFU connection is gone. */
   onLost(): void;
+  /** Janus is back after a loss (a new session): the browsers must publish and subscribe again. */
+  onRecovered(): void;
 }

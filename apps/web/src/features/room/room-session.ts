@@ -153,7 +153,7 @@ export class RoomSession {
         if (this.sfu?.isFlowing(m.fromParticipant)) return;
         void this.mesh.handleOffer(m.fromParticipant, m.offer);
       }),
-      s.on('media_mode', (m) => this.onMediaMode(m.mode)),
+      s.on('media_mode', (m) => this.onMediaMode(m.mode, m.restart === true)),
       s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
       s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
       s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
@@ -216,9 +216,10 @@ export class RoomSession {
    * The room's media mode. `sfu`: publish and subscribe through the SFU; each mesh link closes once
    * that participant's media flows through the SFU (the new path flows before the old one closes).
    */
-  private onMediaMode(mode: 'p2p' | 'sfu'): void {
+  private onMediaMode(mode: 'p2p' | 'sfu', restart: boolean): void {
     this.mediaMode = mode;
-    if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(false);
+    // `restart`: the SFU came back after a failure: our old connections to it are dead.
+    if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(restart);
   }
 
   /** Starts the SFU path (again after a fresh join: the server's SFU state is per participant). */
