@@ -171,20 +171,27 @@ export class JanusMedia implements MediaProvider {
       }
     });
     await this.flushEarly(me, 'publisher');
-    const res = await timed(
-      handle.joinConfigurePublisher({
-        room: room.janusId,
-        pin: room.pin,
-        feed: participantId,
-        display: participantId,
-        audio: true,
-        video: true,
-        jsep: offer,
-      }),
-      'publish',
-    );
-    if (!res.jsep) throw new Error('Janus answered the publish without an SDP answer');
-    return res.jsep;
+    try {
+      const res = await timed(
+        handle.joinConfigurePublisher({
+          room: room.janusId,
+          pin: room.pin,
+          feed: participantId,
+          display: participantId,
+          audio: true,
+          video: true,
+          jsep: offer,
+        }),
+        'publish',
+      );
+      if (!res.jsep) throw new Error('Janus answered the publish without an SDP answer');
+      return res.jsep;
+    } catch (err) {
+      // A refused or unanswered publish leaves no handle behind.
+      if (me.publisher === handle) me.publisher = null;
+      await detach(handle);
+      throw err;
+    }
   }
 
   async subscribe(roomId: string, participantId: string): Promise<void> {
