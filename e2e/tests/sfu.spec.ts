@@ -243,6 +243,18 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     console.log(`janus recovery: media flowing again on all three pages ${recoveredMs} ms after kill -9`);
     expect(recoveredMs).toBeLessThan(20_000);
   });
+
+  it('a page reload on the SFU rejoins as the same participant, seen and heard again', async () => {
+    const gusId = await gus.selfId();
+    await pages[1]!.reload();
+    await gus.waitJoined();
+    await expect(gus.selfId()).resolves.toBe(gusId);
+    await expectMediaFrom(gus, [{ name: 'Hana' }, { name: 'Eve' }]);
+    await expectMediaFrom(host, [{ id: gusId! }, { name: 'Eve' }]);
+    await expectMediaFrom(eve, [{ name: 'Hana' }, { id: gusId! }]);
+    // Still no mesh anywhere: the reloaded page came back straight onto the SFU.
+    for (const page of pages) await expect(sfuView(page)).resolves.toMatchObject({ mesh: 0 });
+  });
 });
 
 describe('a server without Janus', () => {

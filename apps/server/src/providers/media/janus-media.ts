@@ -158,6 +158,8 @@ export class JanusMedia implements MediaProvider {
       await detach(me.publisher);
       me.publisher = null;
       room.feeds.delete(participantId);
+      // Janus drops the old feed from every subscriber; the new one is subscribed afresh.
+      for (const other of room.members.values()) other.subscribed.delete(participantId);
     }
     const handle = await this.client.attach();
     me.publisher = handle;
