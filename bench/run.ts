@@ -12,6 +12,7 @@ const ALL = [
   'bundle-size',
   'http-load',
   'ws-room',
+  'chat-load',
   'join-to-first-frame',
   'speech-wer',
   'caption-latency',
