@@ -19,6 +19,7 @@ import { backgroundRoutes } from './modules/backgrounds/routes.js';
 import { oidcRoutes } from './modules/auth/oidc-routes.js';
 import { userRoutes } from './modules/auth/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import jobsPlugin from './modules/jobs/plugin.js';
 import mailPlugin from './modules/mail/plugin.js';
 import metricsPlugin from './modules/metrics/plugin.js';
 import mediaPlugin from './modules/media/plugin.js';
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await registerSecurityHeaders(app, config);
   // Services and providers, each a named plugin that declares what it needs.
   await app.register(authPlugin);
+  await app.register(jobsPlugin);
   await app.register(mailPlugin);
   await app.register(busPlugin);
   await app.register(realtimePlugin);

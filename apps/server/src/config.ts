@@ -94,6 +94,12 @@ const envSchema = z.object({
   STRIPE_API_BASE: z.url().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Parley <no-reply@parley.local>'),
+  /** Seconds before a failed job's first retry (doubled for each further one). */
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** How often an idle job worker looks for work, in seconds. */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /** Retries of a failed e-mail before it is recorded as failed. */
+  MAIL_RETRIES: z.coerce.number().int().min(0).max(20).default(4),
   REDIS_URL: z.string().optional(),
   /** This server instance's id among several (REDIS_URL); a random one per start by default. */
   INSTANCE_ID: z
@@ -171,6 +177,7 @@ export interface Config {
     allowSandboxInProduction: boolean;
   };
   mail: { smtpUrl: string | undefined; from: string };
+  jobs: { retryDelaySeconds: number; pollingSeconds: number; mailRetries: number };
   redisUrl: string | undefined;
   /** This instance's id (INSTANCE_ID, else random): its sockets' and meetings' owner mark. */
   instanceId: string;
@@ -351,6 +358,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowSandboxInProduction: e.ALLOW_PAYMENTS_SANDBOX_IN_PRODUCTION,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    jobs: {
+      retryDelaySeconds: e.JOB_RETRY_DELAY_SECONDS,
+      pollingSeconds: e.JOB_POLL_SECONDS,
+      mailRetries: e.MAIL_RETRIES,
+    },
     redisUrl: e.REDIS_URL,
     instanceId: e.INSTANCE_ID ?? randomUUID(),
     presence: { ttlMs: e.PRESENCE_TTL_MS },
