@@ -131,7 +131,15 @@ export const invitationsResultSchema = z.object({
 });
 export type InvitationsResult = z.infer<typeof invitationsResultSchema>;
 
-export const meetingWithInviteesSchema = meetingSchema.extend({ invitees: z.array(inviteeSchema) });
+/** An invitation e-mail the server gave up on after every retry (shown to the host). */
+export const invitationFailureSchema = z.object({ email: z.string(), failedAt: z.string() });
+export type InvitationFailure = z.infer<typeof invitationFailureSchema>;
+
+export const meetingWithInviteesSchema = meetingSchema.extend({
+  invitees: z.array(inviteeSchema),
+  /** Invitation e-mails that could not be sent (absent from older servers). */
+  invitationFailures: z.array(invitationFailureSchema).optional(),
+});
 export type MeetingWithInvitees = z.infer<typeof meetingWithInviteesSchema>;
 
 // ---------------------------------------------------------------------------------------------

@@ -245,6 +245,7 @@ async function createInstantMeeting(cookie: string): Promise<string> {
 }
 
 async function ownerMailCount(): Promise<number> {
+  await t.app.jobs.idle(); // mail goes out through the job queue
   const [row] = await t.db.db
     .select({ n: sql<number>`count(*)::int` })
     .from(mailOutbox)

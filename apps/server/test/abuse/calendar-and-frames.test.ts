@@ -55,6 +55,7 @@ describe('the organizer of the calendar invitation', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
 
+    await t.app.jobs.idle(); // mail goes out through the job queue
     const [mail] = await t.db.db.select().from(mailOutbox);
     const parsed = await simpleParser(mail!.raw);
     const text = parsed.attachments.find((a) => a.contentType === 'text/calendar')!.content.toString('utf8');

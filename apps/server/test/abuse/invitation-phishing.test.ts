@@ -19,6 +19,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 beforeEach(async () => {
+  await t.app.jobs.idle();
   await t.db.db.delete(mailOutbox);
 });
 
@@ -71,7 +72,10 @@ const invite = (cookie: string, meetingId: string, invitees: { email: string; na
     payload: { meetingId, invitees },
   });
 
-const mailCount = async () => (await t.db.db.select().from(mailOutbox)).length;
+const mailCount = async () => {
+  await t.app.jobs.idle(); // mail goes out through the job queue
+  return (await t.db.db.select().from(mailOutbox)).length;
+};
 
 describe('the daily allowance of invitation e-mails', () => {
   it('lets a host invite 20 people, and edit the meeting once (20 updates)', async () => {
@@ -139,6 +143,7 @@ describe('the daily allowance of invitation e-mails', () => {
     // 50 invitations + 4 edits of 50 updates reach 250; the fifth edit would mail 50 more.
     const allowedEdits = Math.floor((DAILY_RECIPIENT_LIMIT - 50) / 50);
     expect(statuses).toEqual([...Array(allowedEdits).fill(200), ...Array(6 - allowedEdits).fill(429)]);
+    await t.app.jobs.idle();
     const [refusedTitle] = await t.db.db
       .select()
       .from(mailOutbox)
@@ -170,6 +175,7 @@ describe('what the invitation says', () => {
     const m = await createScheduled(host.cookie, { hostEmail: 'ceo@bank.example' });
     expect(m.hostEmail).toBe('real.host@example.com');
     expect((await invite(host.cookie, m.meetingId, people(1))).statusCode).toBe(200);
+    await t.app.jobs.idle();
     const [mail] = await t.db.db.select().from(mailOutbox);
     const parsed = await simpleParser(mail!.raw);
     const calendar = parsed.attachments
@@ -191,6 +197,7 @@ describe('what the invitation says', () => {
       { email: 'victim@example.com', name: 'Visit secure-login.net' },
     ]);
     expect(res.statusCode).toBe(200);
+    await t.app.jobs.idle();
     const [mail] = await t.db.db.select().from(mailOutbox);
     // mailparser turns the text part into HTML with linkify-it, the way mail clients link text.
     const parsed = await simpleParser(mail!.raw);

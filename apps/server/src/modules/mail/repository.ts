@@ -1,6 +1,6 @@
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
-import { mailOutbox } from '../../db/schema/index.js';
+import { mailFailures, mailOutbox } from '../../db/schema/index.js';
 
 /** The outbox table: mail kept instead of sent when no SMTP_URL is set (SQL only here). */
 export function createOutboxRepository(db: Database) {
@@ -14,3 +14,26 @@ export function createOutboxRepository(db: Database) {
     },
   };
 }
+
+/** Mail the queue gave up on, kept for the host to see (SQL only here). */
+export function createMailFailuresRepository(db: Database) {
+  return {
+    async record(entry: { meetingId: string | null; recipient: string; subject: string; error: string }) {
+      await db.insert(mailFailures).values(entry);
+    },
+
+    async forMeeting(meetingId: string) {
+      return db
+        .select({
+          email: mailFailures.recipient,
+          subject: mailFailures.subject,
+          failedAt: mailFailures.failedAt,
+        })
+        .from(mailFailures)
+        .where(eq(mailFailures.meetingId, meetingId))
+        .orderBy(desc(mailFailures.failedAt));
+    },
+  };
+}
+
+export type MailFailuresRepository = ReturnType<typeof createMailFailuresRepository>;

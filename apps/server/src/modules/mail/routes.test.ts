@@ -29,6 +29,7 @@ describe('development outbox', () => {
       headers: { cookie: host.cookie },
       payload: { meetingId, invitees: [{ email: 'ann@example.com', name: 'Ann' }] },
     });
+    await t.app.jobs.idle(); // sent by the job queue after the answer
   });
   afterAll(async () => t?.close());
 

@@ -45,6 +45,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 beforeEach(async () => {
+  await t.app.jobs.idle();
   await t.db.db.delete(mailOutbox);
 });
 
@@ -57,6 +58,8 @@ async function create(body: Record<string, unknown> = scheduled(), cookie = host
   return res.json();
 }
 async function outbox() {
+  // Mail goes out through the job queue, after the answer.
+  await t.app.jobs.idle();
   return t.db.db.select().from(mailOutbox);
 }
 
@@ -304,6 +307,7 @@ describe('PUT /api/meetings/:meetingId', () => {
         { email: 'bob@example.com', name: 'Bob' },
       ],
     });
+    await t.app.jobs.idle();
     await t.db.db.delete(mailOutbox);
     const [before] = await t.db.db.select().from(meetings).where(eq(meetings.meetingId, m.meetingId));
 
@@ -412,6 +416,7 @@ describe('DELETE /api/meetings/:meetingId', () => {
       meetingId: m.meetingId,
       invitees: [{ email: 'ann@example.com', name: 'Ann' }],
     });
+    await t.app.jobs.idle();
     await t.db.db.delete(mailOutbox);
     const res = await t.app.inject({
       method: 'DELETE',

@@ -40,6 +40,7 @@ export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async 
     dailyRecipientLimit: options.dailyRecipientLimit,
     repo: createMeetingsRepository(app.db.db),
     mailer: app.mailer,
+    mailFailures: (meetingId) => app.mailFailures.forMeeting(meetingId),
     publicUrl: app.config.publicUrl,
     log: app.log,
     // A deleted meeting's room ends now (sockets closed with 4005) and its stored files go.

@@ -33,6 +33,8 @@ export interface MeetingsServiceDeps {
   onDeleted?: (meetingId: string) => Promise<void>;
   /** Invitation e-mails (recipients) one user may have sent per UTC day; tests lower it. */
   dailyRecipientLimit?: number;
+  /** Invitation e-mails of a meeting (row id) that failed after every retry. */
+  mailFailures?: (meetingId: string) => Promise<{ email: string; failedAt: Date }[]>;
 }
 
 /**
@@ -112,6 +114,7 @@ export function createMeetingsService({
   now = () => new Date(),
   onDeleted,
   dailyRecipientLimit = DAILY_RECIPIENT_LIMIT,
+  mailFailures,
 }: MeetingsServiceDeps) {
   async function insertWithFreshId(
     values: Omit<Parameters<MeetingsRepository['insertIfIdFree']>[0], 'meetingId'>,
@@ -175,19 +178,39 @@ export function createMeetingsService({
     meeting: InvitationMeeting,
     recipients: Person[],
     attendees: Person[],
+    track = true,
   ): Promise<InvitationsOutcome> {
     const outcome: InvitationsOutcome = { sent: 0, failed: [] };
     if (recipients.length === 0) return outcome;
     const at = now();
     // The calendar lists every attendee: built once, not once per recipient.
     const calendar = invitationCalendar(kind, meeting, attendees.map(defusePerson), publicUrl, at);
-    for (const to of recipients.map(defusePerson)) {
+    const people = recipients.map(defusePerson);
+    const messages = people.map((to) => {
+      const message = invitationMessage(kind, meeting, to, calendar, publicUrl, at);
+      // A deleted meeting's cancellations have no meeting left to show a failure on.
+      if (track) message.meetingId = meeting.id;
+      return message;
+    });
+    if (mailer.sendMany) {
+      // The mail queue takes them all at once and sends them after the answer; "sent" counts
+      // the e-mails accepted for sending, a final failure is shown on the meeting.
       try {
-        await mailer.send(invitationMessage(kind, meeting, to, calendar, publicUrl, at));
+        await mailer.sendMany(messages);
+        outcome.sent = messages.length;
+      } catch (err) {
+        log.error({ err, meetingId: meeting.meetingId, kind }, 'failed to queue meeting e-mails');
+        outcome.failed.push(...people.map((p) => p.email));
+      }
+      return outcome;
+    }
+    for (const [i, message] of messages.entries()) {
+      try {
+        await mailer.send(message);
         outcome.sent++;
       } catch (err) {
         log.error({ err, meetingId: meeting.meetingId, kind }, 'failed to send a meeting e-mail');
-        outcome.failed.push(to.email);
+        outcome.failed.push(people[i]!.email);
       }
     }
     return outcome;
@@ -260,7 +283,12 @@ export function createMeetingsService({
     async getForHost(user: UserRow, meetingId: string): Promise<MeetingWithInvitees> {
       const row = await ownMeeting(user, meetingId);
       const invitees = await repo.listInvitees(row.id);
-      return { ...toMeeting(row, now()), invitees: invitees.map((i) => ({ email: i.email, name: i.name })) };
+      const failures = (await mailFailures?.(row.id)) ?? [];
+      return {
+        ...toMeeting(row, now()),
+        invitees: invitees.map((i) => ({ email: i.email, name: i.name })),
+        invitationFailures: failures.map((f) => ({ email: f.email, failedAt: f.failedAt.toISOString() })),
+      };
     },
 
     /**
@@ -324,7 +352,7 @@ export function createMeetingsService({
       await onDeleted?.(row.id);
       return row.status === 'ended'
         ? { sent: 0, failed: [] }
-        : sendAll('cancel', meeting, invitees, invitees);
+        : sendAll('cancel', meeting, invitees, invitees, false);
     },
 
     /** Adds invitees to the host's meeting and mails each of them the invitation. */

@@ -90,6 +90,7 @@ describe('subscriptions on the built-in sandbox', () => {
     expected.setUTCMonth(expected.getUTCMonth() + 1);
     expect(Math.abs(end.getTime() - expected.getTime())).toBeLessThan(4 * 24 * 3600 * 1000);
     expect(await isPro(t.db.db, s.userId)).toBe(true);
+    await t.app.jobs.idle(); // the confirmation goes through the job queue
     const mails = await t.db.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'pay@example.com'));
     expect(mails.map((m) => m.subject)).toEqual(['Your Parley Pro Plan is active']);
 

@@ -27,11 +27,15 @@ export interface MailMessage {
   text: string;
   html: string;
   calendar?: CalendarPart;
+  /** The meeting (row id) the mail belongs to: when every attempt fails, its host is shown it. */
+  meetingId?: string;
 }
 
 export interface Mailer {
-  readonly kind: 'smtp' | 'outbox';
+  readonly kind: 'smtp' | 'outbox' | 'queue';
   send(message: MailMessage): Promise<void>;
+  /** Several messages at once (the queue adds them in one insert); otherwise one by one. */
+  sendMany?(messages: MailMessage[]): Promise<void>;
   close(): void;
 }
 
