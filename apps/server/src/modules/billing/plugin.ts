@@ -7,6 +7,10 @@ import { createFreeTimeService, realTimers, type FreeTimeService } from './free-
 import { createBillingRepository } from './repository.js';
 import { createBillingService, type BillingService } from './service.js';
 
+/** The queue of overage minutes to report to the payments provider. */
+export const USAGE_REPORT_QUEUE = 'usage-report';
+type UsageReport = Parameters<BillingService['report']>[0];
+
 /**
  * The free tier (`app.freeTime`, `app.billing`): the clock, the ledger and the card. Registered
  * before the rooms, which publish through `observeRoomForFreeTime`; the clock reaches the rooms
@@ -17,8 +21,6 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
   const { provider } = createPaymentsProvider(app.config.stripe, app.db.db);
   const transport = app.realtime.sockets.transport;
   const reason = 'Free time expired';
-  // The clock reports charged minutes to the service, which is made with the clock.
-  const later: { billing?: BillingService } = {};
   const freeTime: FreeTimeService = createFreeTimeService({
     repo,
     rules: app.config.freeTier,
@@ -46,10 +48,12 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         .leave({ roomId, participantId }, { code: WS_CLOSE.freeTimeExpired, reason })
         .catch(() => undefined); // already gone
     },
-    charged: async (entry) => later.billing?.report(entry),
+    // Reported by the job queue, retried with back-off until the provider accepts it; the
+    // provider's idempotency key (the ledger id) keeps a retried report from charging twice.
+    charged: (entry) => app.jobs.enqueue(USAGE_REPORT_QUEUE, [entry]),
     log: app.log,
   });
-  const billing = (later.billing = createBillingService({
+  const billing = createBillingService({
     repo,
     provider,
     freeTime,
@@ -58,13 +62,18 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
       return { roomId: room.id, participantId: member.id };
     },
     isPro: (userId) => isPro(app.db.db, userId),
-  }));
+  });
+  app.jobs.define<UsageReport>(
+    USAGE_REPORT_QUEUE,
+    { retryLimit: 30, retryDelay: app.config.jobs.retryDelaySeconds, concurrency: 5 },
+    (entry) => app.billing.report(entry),
+  );
   app.decorate('freeTime', freeTime);
   app.decorate('billing', billing);
   app.addHook('preClose', async () => freeTime.shutdown());
 }
 
-export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime'] });
+export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -50,6 +50,16 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
     },
   });
 
+  new Gauge({
+    name: 'parley_job_queue_depth',
+    help: 'Jobs waiting or due for a retry, by queue',
+    labelNames: ['queue'] as const,
+    registers: [register],
+    async collect() {
+      for (const [queue, n] of Object.entries(await app.jobs.depth())) this.set({ queue }, n);
+    },
+  });
+
   app.realtime.settings.countMessage = (direction, type) => ws.inc({ direction, type });
   app.addHook('onResponse', async (request, reply) => {
     http.observe(
@@ -71,4 +81,4 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
   });
 }
 
-export default fp(metricsPlugin, { name: 'metrics', dependencies: ['realtime'] });
+export default fp(metricsPlugin, { name: 'metrics', dependencies: ['realtime', 'jobs'] });

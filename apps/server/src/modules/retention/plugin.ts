@@ -5,13 +5,16 @@ import { createAiRepository } from '../ai/repository.js';
 import { createRetentionJob, type RetentionJob } from './job.js';
 import { createRetentionRepository } from './repository.js';
 
+/** The job queue's name for a retention run. */
+export const RETENTION_QUEUE = 'retention';
 /** How often the job runs, and how long after start-up the first run waits. */
 const EVERY_MS = 60 * 60_000;
 const FIRST_RUN_MS = 60_000;
 
 /**
- * The retention job (`app.retention`), run hourly: chat first (its rows point at files), then
- * files (bytes and rows), transcripts and summaries. Every instance may run it; deleting twice is harmless.
+ * The retention job (`app.retention`), run hourly as a job of the queue: chat first (its rows
+ * point at files), then files (bytes and rows), transcripts and summaries. Every instance may
+ * run it; deleting twice is harmless.
  */
 async function retentionPlugin(app: FastifyInstance): Promise<void> {
   const repo = createRetentionRepository(app.db.db);
@@ -28,15 +31,19 @@ async function retentionPlugin(app: FastifyInstance): Promise<void> {
   });
   app.decorate('retention', job);
 
-  let running: Promise<unknown> | null = null;
+  // The run is a queue job: a failed run (database away) is retried with back-off, and the
+  // timer only adds the job.
+  app.jobs.define(
+    RETENTION_QUEUE,
+    { retryLimit: 5, retryDelay: app.config.jobs.retryDelaySeconds },
+    async () => {
+      await app.retention.runOnce(new Date());
+    },
+  );
   const tick = () => {
-    if (running) return;
-    running = job
-      .runOnce(new Date())
-      .catch((err: unknown) => app.log.error({ err }, 'retention run failed'))
-      .finally(() => {
-        running = null;
-      });
+    app.jobs
+      .enqueue(RETENTION_QUEUE, [{ at: new Date().toISOString() }])
+      .catch((err: unknown) => app.log.error({ err }, 'could not queue the retention run'));
   };
   const first = setTimeout(tick, FIRST_RUN_MS);
   const every = setInterval(tick, EVERY_MS);
@@ -45,11 +52,10 @@ async function retentionPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     clearTimeout(first);
     clearInterval(every);
-    await running;
   });
 }
 
-export default fp(retentionPlugin, { name: 'retention', dependencies: ['files'] });
+export default fp(retentionPlugin, { name: 'retention', dependencies: ['files', 'jobs'] });
 
 declare module 'fastify' {
   interface FastifyInstance {
