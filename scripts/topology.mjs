@@ -6,6 +6,7 @@
 //   node scripts/topology.mjs --smoke    start, then prove draining (SIGTERM) and a crash
 //                                         (SIGKILL) with clients through the proxy, and stop
 //   node scripts/topology.mjs proxy PORT UPSTREAM_PORT...   the proxy alone (started by the above)
+//   TOPOLOGY_PROXY=caddy ...             Caddy with deploy/caddy/Caddyfile instead of the TCP proxy
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import net from 'node:net';
@@ -69,6 +70,28 @@ function runProxy(port, upstreams) {
 }
 
 // ------------------------------------------------------------------------------- the processes
+
+/**
+ * TOPOLOGY_PROXY=caddy: compose.yaml's proxy instead of the TCP one, on the same port, with
+ * deploy/caddy/Caddyfile as it is (Debian's `caddy`), so the smoke proves that file too.
+ */
+function startCaddy() {
+  const child = spawn('caddy', ['run', '--adapter', 'caddyfile', '--config', 'deploy/caddy/Caddyfile'], {
+    cwd: root,
+    env: {
+      ...env,
+      PARLEY_SITE: `:${PROXY_PORT}`,
+      PARLEY_UPSTREAMS: PORTS.map((p) => `127.0.0.1:${p}`).join(' '),
+      PARLEY_CADDY_ADMIN: 'off',
+      XDG_DATA_HOME: path.join(DATA_DIR, 'caddy'),
+      XDG_CONFIG_HOME: path.join(DATA_DIR, 'caddy'),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  child.label = 'caddy';
+}
 
 const children = new Set();
 function start(name, args, extraEnv = {}) {
@@ -283,9 +306,12 @@ if (process.argv[2] === 'proxy') {
     process.exit(143);
   });
   const instances = [startInstance(0), startInstance(1)];
-  start('proxy', [fileURLToPath(import.meta.url), 'proxy', String(PROXY_PORT), ...PORTS.map(String)]);
+  if (env.TOPOLOGY_PROXY === 'caddy') startCaddy();
+  else start('proxy', [fileURLToPath(import.meta.url), 'proxy', String(PROXY_PORT), ...PORTS.map(String)]);
   try {
     await Promise.all(PORTS.map((p) => ready(p)));
+    // Caddy routes only to instances its health check has seen ready (every 2 s).
+    if (env.TOPOLOGY_PROXY === 'caddy') await ready(PROXY_PORT);
     console.log(`Parley on two instances: http://localhost:${PROXY_PORT} (instances :${PORTS.join(', :')})`);
     if (process.argv.includes('--smoke')) {
       await smoke(instances);
