@@ -7,7 +7,7 @@
  * send → receipt latency p50/p99/max (target p99 ≤ 50 ms, as for one instance), Redis commands per
  * chat message (INFO commandstats), join time. The clients run in the same process as the two
  * servers, on the same 2 cores: the latency includes their own work.
- * The runner is apps/server/test/load/chat-load.ts (its CI test runs it for 10 s).
+ * The runner is apps/server/test/load/chat-load.ts (its CI test runs it for 8 s).
  * Writes bench/results/chat-load.json; a miss exits 1.
  */
 // The server's own ambient declarations (janode has no types), as apps/server/tsconfig includes them.

@@ -1,7 +1,7 @@
 /**
  * The bounded loopback load of issue 15, short enough for CI: 500 WebSocket clients in 50
  * meetings across two instances on a Redis of this file's own, sequence-numbered chat for
- * LOAD_DURATION_S (default 10) seconds: nothing lost, nothing duplicated, nothing out of order
+ * LOAD_DURATION_S (default 8) seconds: nothing lost, nothing duplicated, nothing out of order
  * per sender; p99 latency printed (the 60 s run with recorded figures is bench/chat-load.ts).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -11,7 +11,7 @@ import type { DbHandle } from '../../src/db/index.js';
 import { createTestDb } from '../db.js';
 import { freePort, runChatLoad, startInstances, startRedis, type Instance } from './chat-load.js';
 
-const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.LOAD_DURATION_S ?? 8);
 const haveRedis = spawnSync('redis-server', ['--version']).status === 0;
 const required = process.env.CI === 'true';
 
