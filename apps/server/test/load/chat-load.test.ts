@@ -47,6 +47,7 @@ describe.skipIf(!haveRedis && !required)('500 WebSocket clients in 50 meetings a
       console.log(JSON.stringify(r));
       expect(r.perInstance).toEqual([250, 250]);
       expect(r.errors).toEqual([]);
+      expect(r.rosterConvergenceMs.unconverged).toBe(0);
       expect(r.sent).toBeGreaterThan(500 * Math.floor(DURATION_S / 2) * 0.9);
       expect(r.expectedReceipts).toBe(r.sent * 10);
       expect(r.lost).toBe(0);

@@ -43,6 +43,8 @@ export interface ChatLoadResult {
   perInstance: number[];
   durationS: number;
   joinMs: number;
+  /** Per meeting (its members join at once): from the first REST join to every member knowing all the others. */
+  rosterConvergenceMs: { p50: number; max: number; unconverged: number };
   sent: number;
   expectedReceipts: number;
   received: number;
@@ -127,6 +129,9 @@ interface Client {
   id: string;
   ws: WebSocket;
   seq: number;
+  /** When its REST join started, and when it first knew every other member of its meeting. */
+  startedAt: number;
+  convergedAt: number | null;
   /** Per sender id: the sequence numbers received, in arrival order. */
   got: Map<string, number[]>;
 }
@@ -148,7 +153,9 @@ async function joinClient(
   index: number,
   meeting: number,
   instance: number,
+  meetingSize: number,
 ): Promise<Client> {
+  const startedAt = performance.now();
   const address = `10.${(index >> 16) & 255}.${(index >> 8) & 255}.${index & 255}`;
   const headers = { 'content-type': 'application/json', 'x-forwarded-for': address };
   const res = await fetch(`${inst.http}/api/meetings/${meetingId}/join`, {
@@ -167,7 +174,34 @@ async function joinClient(
   const ws = new WebSocket(`${inst.ws}/ws?meetingId=${meetingId}&name=P${index}&host=false`, {
     headers: { 'x-forwarded-for': address },
   });
-  const client: Client = { index, meeting, instance, id: join.id, ws, seq: 0, got: new Map() };
+  const client: Client = {
+    index,
+    meeting,
+    instance,
+    id: join.id,
+    ws,
+    seq: 0,
+    startedAt,
+    convergedAt: null,
+    got: new Map(),
+  };
+  // The roster as this client sees it: `joined`, then participant_joined / participant_left.
+  const known = new Set<string>();
+  ws.on('message', (data) => {
+    if (client.convergedAt !== null) return;
+    const m = JSON.parse(String(data)) as {
+      type: string;
+      participants?: Array<{ id: string }>;
+      participant?: { id: string };
+      participantId?: string;
+    };
+    if (m.type === 'joined') for (const p of m.participants ?? []) known.add(p.id);
+    else if (m.type === 'participant_joined' && m.participant) known.add(m.participant.id);
+    else if (m.type === 'participant_left' && m.participantId) known.delete(m.participantId);
+    else return;
+    known.delete(client.id);
+    if (known.size >= meetingSize - 1) client.convergedAt = performance.now();
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`client ${index}: no joined within 20 s`)), 20_000);
     ws.once('open', () => ws.send(JSON.stringify({ type: 'join_meeting', joinToken: join.joinToken })));
@@ -214,17 +248,23 @@ export async function runChatLoad(
     meetingIds.push((await createMeeting({ db } as never, { hostId: owner.id })).meetingId);
   }
 
-  // Join: meeting k gets clients k, k+m, k+2m, ...; alternate instances within each meeting.
+  // Join meeting by meeting, all of a meeting's members at once (as ws-room does for one):
+  // meeting k gets clients k, k+m, k+2m, ..., alternating between the instances.
   const t0 = performance.now();
   const clients: Client[] = [];
-  const batch = 25;
-  for (let start = 0; start < n; start += batch) {
+  for (let meeting = 0; meeting < m; meeting++) {
+    const indices = Array.from({ length: n }, (_, i) => i).filter((i) => i % m === meeting);
     const joined = await Promise.all(
-      Array.from({ length: Math.min(batch, n - start) }, (_, j) => {
-        const index = start + j;
-        const meeting = index % m;
+      indices.map((index) => {
         const instance = Math.floor(index / m) % instances.length;
-        return joinClient(instances[instance]!, meetingIds[meeting]!, index, meeting, instance);
+        return joinClient(
+          instances[instance]!,
+          meetingIds[meeting]!,
+          index,
+          meeting,
+          instance,
+          indices.length,
+        );
       }),
     );
     clients.push(...joined);
@@ -309,6 +349,17 @@ export async function runChatLoad(
     }
   }
   const sent = clients.reduce((sum, c) => sum + c.seq, 0);
+  const convergence: number[] = [];
+  let unconverged = 0;
+  for (const members of byMeeting.values()) {
+    if (members.some((c) => c.convergedAt === null)) {
+      unconverged++;
+      continue;
+    }
+    const start = Math.min(...members.map((c) => c.startedAt));
+    convergence.push(Math.max(...members.map((c) => c.convergedAt!)) - start);
+  }
+  convergence.sort((a, b) => a - b);
   const commands: Record<string, number> = {};
   let totalCommands = 0;
   for (const [name, calls] of Object.entries(after)) {
@@ -328,6 +379,11 @@ export async function runChatLoad(
     perInstance,
     durationS: round(sendS),
     joinMs: Math.round(joinMs),
+    rosterConvergenceMs: {
+      p50: Math.round(percentile(convergence, 50)),
+      max: Math.round(convergence[convergence.length - 1] ?? NaN),
+      unconverged,
+    },
     sent,
     expectedReceipts: expected,
     received,
