@@ -120,6 +120,10 @@ function startInstance(i) {
     // One data folder for both: uploaded files must be readable through either instance.
     DATA_DIR,
     LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+    // Each instance would otherwise start a Janus of its own, and the SFU's rooms are kept per
+    // process: a meeting split across instances must share one Janus (compose.yaml's JANUS_URL).
+    // Without one, the topology is peer-to-peer.
+    MEDIA_PROVIDER: env.MEDIA_PROVIDER ?? (env.JANUS_URL ? 'janus' : 'p2p'),
   });
 }
 
