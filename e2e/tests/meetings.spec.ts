@@ -5,6 +5,7 @@ import { LandingPage, toastWith } from '../pages/Landing.js';
 import { MyMeetingsPage } from '../pages/MyMeetings.js';
 import { SchedulePage } from '../pages/Schedule.js';
 import { becomePro } from '../pages/Subscribe.js';
+import { eventually } from '../support/poll.js';
 import {
   VIEWPORTS,
   horizontalOverflow,
@@ -26,10 +27,16 @@ interface OutboxMail {
   calendar: string | null;
 }
 
-async function mailTo(page: Page, email: string): Promise<OutboxMail[]> {
-  const res = await page.request.get('/dev/api/outbox');
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as OutboxMail[]).filter((m) => m.to === email);
+/** The outbox's mail to `email` once one has `subject` (mail goes out by a background job). */
+async function mailTo(page: Page, email: string, subject: string): Promise<OutboxMail[]> {
+  return eventually(
+    async () => {
+      const res = await page.request.get('/dev/api/outbox');
+      expect(res.ok()).toBe(true);
+      return ((await res.json()) as OutboxMail[]).filter((m) => m.to === email);
+    },
+    (mails) => mails.some((m) => m.subject === subject),
+  );
 }
 
 function inDays(n: number, time: string): string {
@@ -164,7 +171,7 @@ describe('meetings for a Pro user', () => {
     await screenshot(page, 'my-meetings-desktop');
 
     for (const who of [ann, bob]) {
-      const [mail] = await mailTo(page, who);
+      const [mail] = await mailTo(page, who, 'Invitation: Weekly roadmap');
       expect(mail?.subject).toBe('Invitation: Weekly roadmap');
       expect(mail?.text).toContain(`${baseURL}/meeting/`);
       expect(mail?.calendar).toContain('METHOD:REQUEST');
@@ -211,12 +218,12 @@ describe('meetings for a Pro user', () => {
     await page.waitForURL((u) => u.pathname === '/meetings');
     await meetings.card('Weekly roadmap (moved)').waitFor();
 
-    const annMail = await mailTo(page, ann);
+    const annMail = await mailTo(page, ann, 'Updated invitation: Weekly roadmap (moved)');
     expect(annMail.map((m) => m.subject)).toContain('Updated invitation: Weekly roadmap (moved)');
     const update = annMail.find((m) => m.subject.startsWith('Updated'))!;
     expect(update.calendar).toContain('SEQUENCE:1');
     expect(update.calendar).toContain('T110000');
-    const bobMail = await mailTo(page, bob);
+    const bobMail = await mailTo(page, bob, 'Cancelled: Weekly roadmap (moved)');
     expect(bobMail.map((m) => m.subject)).toContain('Cancelled: Weekly roadmap (moved)');
   });
 
@@ -256,7 +263,7 @@ describe('meetings for a Pro user', () => {
     expect(await toastWith(page, 'Meeting deleted')).toMatchObject({ title: 'Meeting deleted' });
     await card.waitFor({ state: 'detached' });
     await page.getByText('No upcoming meetings').waitFor();
-    const annMail = await mailTo(page, ann);
+    const annMail = await mailTo(page, ann, 'Cancelled: Weekly roadmap (moved)');
     const cancel = annMail.find((m) => m.subject === 'Cancelled: Weekly roadmap (moved)');
     expect(cancel?.calendar).toContain('METHOD:CANCEL');
   });

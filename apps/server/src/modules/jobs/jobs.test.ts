@@ -161,6 +161,18 @@ describe('invitation mail through the job queue', () => {
       headers: { cookie: stranger.cookie },
     });
     expect(other.statusCode).toBe(404);
+
+    // Invited again once the address works, the failure goes away.
+    behaviour = async () => {};
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/meetings/invitations',
+      headers: { cookie: host.cookie },
+      payload: { meetingId, invitees: [{ email: 'gone@example.org', name: 'Gone' }] },
+    });
+    await t.app.jobs.idle(60_000);
+    const again = await t.app.inject({ url: `/api/meetings/${meetingId}`, headers: { cookie: host.cookie } });
+    expect(again.json().invitationFailures).toEqual([]);
   }, 90_000);
 
   it('shows the mail waiting in /metrics as the queue depth', async () => {

@@ -24,7 +24,12 @@ describe('retention and usage reports on the job queue', () => {
   }, 40_000);
 
   it('retries an overage usage report until the payments provider accepts it', async () => {
-    const entry = { ledgerId: 'ledger-1', accountId: 'account-1', publicMeetingId: '123-456-789', minute: 61 };
+    const entry = {
+      ledgerId: 'ledger-1',
+      accountId: 'account-1',
+      publicMeetingId: '123-456-789',
+      minute: 61,
+    };
     const report = vi
       .spyOn(t.app.billing, 'report')
       .mockRejectedValueOnce(new Error('provider 503'))

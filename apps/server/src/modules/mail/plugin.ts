@@ -37,6 +37,8 @@ async function mailPlugin(app: FastifyInstance): Promise<void> {
     async (message, { lastAttempt }) => {
       try {
         await app.mailTransport.send(message);
+        // A later invitation that went out replaces an earlier failure to the same person.
+        if (message.meetingId) await failures.clear(message.meetingId, message.to.email);
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         if (lastAttempt) {

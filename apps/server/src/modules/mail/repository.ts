@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import { mailFailures, mailOutbox } from '../../db/schema/index.js';
 
@@ -20,6 +20,12 @@ export function createMailFailuresRepository(db: Database) {
   return {
     async record(entry: { meetingId: string | null; recipient: string; subject: string; error: string }) {
       await db.insert(mailFailures).values(entry);
+    },
+
+    async clear(meetingId: string, recipient: string) {
+      await db
+        .delete(mailFailures)
+        .where(and(eq(mailFailures.meetingId, meetingId), eq(mailFailures.recipient, recipient)));
     },
 
     async forMeeting(meetingId: string) {

@@ -398,6 +398,16 @@ export function ScheduleForm({
         <Card>
           <CardContent className="pt-6">
             <InviteeRows rows={form.invitees} onChange={(rows) => set('invitees', rows)} />
+            {editing?.invitationFailures?.length ? (
+              <p
+                role="alert"
+                className="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+              >
+                These invitations could not be sent:{' '}
+                {editing.invitationFailures.map((f) => f.email).join(', ')}. Check the addresses, then save to
+                send them again.
+              </p>
+            ) : null}
           </CardContent>
         </Card>
         <Button type="submit" size="lg" variant="gradient" disabled={busy}>
