@@ -1,11 +1,5 @@
-import { existsSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
 import type { MeetingReport } from '@parley/protocol';
-
-/** Debian's DejaVu Sans, as in the AI summary's PDF (ai/pdf.ts): names in any script. */
-const FONT_DIR = '/usr/share/fonts/truetype/dejavu';
-const REGULAR = `${FONT_DIR}/DejaVuSans.ttf`;
-const BOLD = `${FONT_DIR}/DejaVuSans-Bold.ttf`;
+import { actionItemLine, meetingPdf } from '../../lib/pdf.js';
 
 /** 83 min 20 s → "1:23:20"; 75 s → "1:15". */
 export function formatDuration(ms: number): string {
@@ -25,35 +19,11 @@ const clock = (iso: string | null) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11
  * and decisions when there is one.
  */
 export function reportPdf(report: MeetingReport): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: 50,
-    info: { Title: `Meeting report ${report.meetingId}` },
+  const { doc, regular, bold, heading, para, list, finish } = meetingPdf({
+    title: report.title || 'Meeting',
+    subtitle: `Meeting report · Meeting ${report.meetingId}`,
+    infoTitle: `Meeting report ${report.meetingId}`,
   });
-  const hasFonts = existsSync(REGULAR) && existsSync(BOLD);
-  const regular = hasFonts ? REGULAR : 'Helvetica';
-  const bold = hasFonts ? BOLD : 'Helvetica-Bold';
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-
-  const heading = (text: string) => doc.moveDown(0.8).font(bold).fontSize(13).text(text).moveDown(0.3);
-  const para = (text: string) => doc.font(regular).fontSize(10.5).text(text, { paragraphGap: 3 });
-  const list = (items: string[]) => {
-    if (items.length === 0) return para('None');
-    for (const item of items) para(`•  ${item}`);
-  };
-
-  doc
-    .font(bold)
-    .fontSize(18)
-    .text(report.title || 'Meeting');
-  doc.font(regular).fontSize(10).fillColor('#555555');
-  doc.text(`Meeting report · Meeting ${report.meetingId}`);
-  doc.fillColor('#000000');
 
   heading('Overview');
   para(`Duration: ${formatDuration(report.durationMs)}`);
@@ -97,17 +67,11 @@ export function reportPdf(report: MeetingReport): Promise<Buffer> {
   if (s) {
     para(s.summary || 'None');
     heading('Action Items');
-    list(
-      s.actionItems.map((a) => {
-        const who = a.owner ? ` (owner: ${a.owner}` : ' (owner: not named';
-        return `${a.text}${who}${a.due ? `, due ${a.due})` : ')'}`;
-      }),
-    );
+    list(s.actionItems.map(actionItemLine));
     heading('Decisions');
     list(s.decisions.map((d) => d.text));
   } else {
     para('No summary was generated for this meeting.');
   }
-  doc.end();
-  return done;
+  return finish();
 }
