@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usageLedger } from '../../db/schema/index.js';
@@ -7,6 +5,12 @@ import { createTestApp, makePro, signIn, type TestContext } from '../../../test/
 import { createMeeting } from '../../../test/meetings.js';
 import { connect, listen } from '../../../test/ws-client.js';
 import { BILLING_ERRORS } from '../../modules/billing/service.js';
+import {
+  FakeStripeApi,
+  resourceMissing,
+  type StripeAnswer,
+  type StripeRequest,
+} from './testing/fake-stripe-api.js';
 
 /**
  * Pay-as-you-go through the Stripe adapter: a local HTTP server stands in for api.stripe.com (no
@@ -18,27 +22,14 @@ import { BILLING_ERRORS } from '../../modules/billing/service.js';
 const MINUTE_MS = 100;
 const GRACE_MS = 1500;
 
-interface Recorded {
-  method: string;
-  path: string;
-  idempotencyKey: string | undefined;
-  form: Record<string, string>;
-}
-
-class FakeStripe {
-  requests: Recorded[] = [];
+/** Stripe's customers, setup intents and invoice items, as far as the adapter reads them. */
+class FakeStripe extends FakeStripeApi {
   intents = new Map<string, Stripe.SetupIntent>();
   /** How many invoice-item creations to refuse with a 500 before accepting (a flaky Stripe). */
   failInvoiceItems = 0;
-  private server = http.createServer((req, res) => this.handle(req, res));
-  url = '';
 
-  async start() {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop() {
-    return new Promise<void>((r) => this.server.close(() => r()));
+  constructor() {
+    super((req) => this.answer(req));
   }
 
   confirm(clientSecret: string, card: { brand: string; last4: string }): string {
@@ -54,64 +45,44 @@ class FakeStripe {
     return pm;
   }
 
-  private send(res: http.ServerResponse, status: number, body: unknown) {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
-    res.end(JSON.stringify(body));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const form = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
-      const key = req.headers['idempotency-key'];
-      this.requests.push({
-        method: req.method ?? '',
-        path: url.pathname,
-        idempotencyKey: typeof key === 'string' ? key : undefined,
-        form,
-      });
-      if (req.method === 'POST' && url.pathname === '/v1/customers') {
-        return this.send(res, 200, { id: 'cus_payg1', object: 'customer', email: form.email ?? null });
+  private answer({ method, path, form }: StripeRequest): StripeAnswer {
+    if (method === 'POST' && path === '/v1/customers') {
+      return { status: 200, body: { id: 'cus_payg1', object: 'customer', email: form.email ?? null } };
+    }
+    if (method === 'POST' && path === '/v1/setup_intents') {
+      const id = `seti_fake${this.intents.size + 1}`;
+      const intent = {
+        id,
+        object: 'setup_intent',
+        customer: form.customer ?? null,
+        client_secret: `${id}_secret_xyz`,
+        status: 'requires_payment_method',
+        payment_method: null,
+        usage: form.usage ?? 'off_session',
+      } as Stripe.SetupIntent;
+      this.intents.set(id, intent);
+      return { status: 200, body: intent };
+    }
+    const seti = /^\/v1\/setup_intents\/([^/]+)$/.exec(path);
+    if (method === 'GET' && seti && this.intents.has(seti[1]!)) {
+      return { status: 200, body: this.intents.get(seti[1]!) };
+    }
+    if (method === 'POST' && path === '/v1/invoiceitems') {
+      if (this.failInvoiceItems > 0) {
+        this.failInvoiceItems -= 1;
+        return { status: 500, body: { error: { type: 'api_error', message: 'Stripe had a bad moment' } } };
       }
-      if (req.method === 'POST' && url.pathname === '/v1/setup_intents') {
-        const id = `seti_fake${this.intents.size + 1}`;
-        const intent = {
-          id,
-          object: 'setup_intent',
-          customer: form.customer ?? null,
-          client_secret: `${id}_secret_xyz`,
-          status: 'requires_payment_method',
-          payment_method: null,
-          usage: form.usage ?? 'off_session',
-        } as Stripe.SetupIntent;
-        this.intents.set(id, intent);
-        return this.send(res, 200, intent);
-      }
-      const seti = /^\/v1\/setup_intents\/([^/]+)$/.exec(url.pathname);
-      if (req.method === 'GET' && seti && this.intents.has(seti[1]!)) {
-        return this.send(res, 200, this.intents.get(seti[1]!));
-      }
-      if (req.method === 'POST' && url.pathname === '/v1/invoiceitems') {
-        if (this.failInvoiceItems > 0) {
-          this.failInvoiceItems -= 1;
-          return this.send(res, 500, { error: { type: 'api_error', message: 'Stripe had a bad moment' } });
-        }
-        const item: Partial<Stripe.InvoiceItem> = {
-          id: `ii_fake_${this.requests.length}`,
-          object: 'invoiceitem',
-          customer: form.customer!,
-          amount: Number(form.amount),
-          currency: form.currency!,
-          description: form.description ?? null,
-        };
-        return this.send(res, 200, item);
-      }
-      return this.send(res, 404, {
-        error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such object' },
-      });
-    });
+      const item: Partial<Stripe.InvoiceItem> = {
+        id: `ii_fake_${this.requests.length}`,
+        object: 'invoiceitem',
+        customer: form.customer!,
+        amount: Number(form.amount),
+        currency: form.currency!,
+        description: form.description ?? null,
+      };
+      return { status: 200, body: item };
+    }
+    return resourceMissing('No such object');
   }
 }
 

@@ -1,22 +1,19 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { isPro } from '../../modules/subscriptions/access.js';
 import { signPayload } from './signature.js';
+import {
+  FakeStripeApi,
+  resourceMissing,
+  type StripeAnswer,
+  type StripeRequest,
+} from './testing/fake-stripe-api.js';
 
 /**
  * The Stripe adapter against a local HTTP server standing in for api.stripe.com (no network), and
  * the webhook endpoint with Stripe's signature scheme. Fake objects are typed with the SDK's types.
  */
-
-interface Recorded {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  form: Record<string, string>;
-}
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_parley';
 const PERIOD_END = Math.floor(Date.now() / 1000) + 30 * 24 * 3600;
@@ -73,66 +70,42 @@ function fakeSubscription(
   };
 }
 
-class FakeStripe {
-  requests: Recorded[] = [];
+/** Stripe's customers and subscriptions, as far as the adapter reads them. */
+class FakeStripe extends FakeStripeApi {
   subscriptions = new Map<string, FakeSubscription>();
-  private server = http.createServer((req, res) => this.handle(req, res));
-  url = '';
 
-  async start() {
-    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-  stop() {
-    return new Promise<void>((r) => this.server.close(() => r()));
+  constructor() {
+    super((req) => this.answer(req));
   }
 
-  private send(res: http.ServerResponse, status: number, body: unknown) {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': 'req_fake' });
-    res.end(JSON.stringify(body));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse) {
-    let raw = '';
-    req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const form = Object.fromEntries(new URLSearchParams(req.method === 'GET' ? url.search : raw));
-      this.requests.push({ method: req.method ?? '', path: url.pathname, headers: req.headers, form });
-      const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
-      if (req.method === 'POST' && url.pathname === '/v1/customers') {
-        const customer: Partial<Stripe.Customer> = {
-          id: 'cus_fake1',
-          object: 'customer',
-          email: form.email ?? null,
-        };
-        return this.send(res, 200, customer);
+  private answer({ method, path, form }: StripeRequest): StripeAnswer {
+    const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(path);
+    if (method === 'POST' && path === '/v1/customers') {
+      const customer: Partial<Stripe.Customer> = {
+        id: 'cus_fake1',
+        object: 'customer',
+        email: form.email ?? null,
+      };
+      return { status: 200, body: customer };
+    }
+    if (method === 'POST' && path === '/v1/subscriptions') {
+      const created = fakeSubscription(
+        `sub_fake${this.subscriptions.size + 1}`,
+        form.customer!,
+        form['metadata[userId]']!,
+        'pi_fake1_secret_abc123',
+      );
+      this.subscriptions.set(created.id, created);
+      return { status: 200, body: created };
+    }
+    if (sub && this.subscriptions.has(sub[1]!)) {
+      const current = this.subscriptions.get(sub[1]!)!;
+      if (method === 'POST' && form.cancel_at_period_end) {
+        current.cancel_at_period_end = form.cancel_at_period_end === 'true';
       }
-      if (req.method === 'POST' && url.pathname === '/v1/subscriptions') {
-        const created = fakeSubscription(
-          `sub_fake${this.subscriptions.size + 1}`,
-          form.customer!,
-          form['metadata[userId]']!,
-          'pi_fake1_secret_abc123',
-        );
-        this.subscriptions.set(created.id, created);
-        return this.send(res, 200, created);
-      }
-      if (sub && this.subscriptions.has(sub[1]!)) {
-        const current = this.subscriptions.get(sub[1]!)!;
-        if (req.method === 'POST' && form.cancel_at_period_end) {
-          current.cancel_at_period_end = form.cancel_at_period_end === 'true';
-        }
-        return this.send(res, 200, current);
-      }
-      return this.send(res, 404, {
-        error: {
-          type: 'invalid_request_error',
-          code: 'resource_missing',
-          message: `No such subscription: '${sub?.[1]}'`,
-        },
-      });
-    });
+      return { status: 200, body: current };
+    }
+    return resourceMissing(`No such subscription: '${sub?.[1]}'`);
   }
 }
 
