@@ -140,8 +140,8 @@ describe('the free tier in a meeting', () => {
     const rows = await t.db.db.select().from(usageLedger);
     const minutes = rows.map((r) => r.minute);
     expect(new Set(minutes).size).toBe(minutes.length);
-    // Each minute reached the payments sandbox as an invoice item.
-    await new Promise((r) => setTimeout(r, 200));
+    // Each minute reached the payments sandbox as an invoice item (reported by the job queue).
+    await t.app.jobs.idle();
     const reported = (await t.db.db.select().from(usageLedger)).filter((r) =>
       r.providerItemId?.startsWith('ii_'),
     );
