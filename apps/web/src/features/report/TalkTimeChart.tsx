@@ -7,7 +7,9 @@ export default function TalkTimeChart({ attendance }: { attendance: AttendanceEn
   const data = attendance.map((a) => ({ name: a.name, seconds: Math.round(a.talkMs / 1000) }));
   const height = Math.max(120, data.length * 44 + 40);
   return (
-    <div style={{ height }} data-testid="talk-time-chart">
+    // overflow-hidden: until the chart's ResizeObserver fires after a resize, its old width must
+    // not widen the page.
+    <div style={{ height }} className="min-w-0 overflow-hidden" data-testid="talk-time-chart">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={data} layout="vertical" margin={{ top: 4, right: 24, bottom: 4, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#94a3b833" />
