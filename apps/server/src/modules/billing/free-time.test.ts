@@ -61,12 +61,16 @@ function setup(store = memoryRepo()) {
   const heard: Array<{ to: string; message: ServerMessage }> = [];
   const expelled: string[] = [];
   const reported: number[] = [];
+  const state = { failPro: false };
   const service = createFreeTimeService({
     repo: store.repo,
     rules: DEFAULT_RULES,
     timers: clock,
     participant: async (_roomId, id) => people.get(id) ?? null,
-    isPro: async (userId) => pro.has(userId),
+    isPro: async (userId) => {
+      if (state.failPro) throw new Error('database down');
+      return pro.has(userId);
+    },
     send: (_roomId, to, message) => heard.push({ to, message }),
     async expel(_roomId, id) {
       expelled.push(id);
@@ -95,7 +99,22 @@ function setup(store = memoryRepo()) {
     if (!m || m.type !== 'free_time') throw new Error(`${id} heard no free_time`);
     return m.freeTime;
   };
-  return { clock, service, people, pro, heard, expelled, reported, join, last, store };
+  return {
+    clock,
+    service,
+    people,
+    pro,
+    heard,
+    expelled,
+    reported,
+    join,
+    last,
+    store,
+    /** The Pro look-up fails (a database outage) while true. */
+    set failPro(on: boolean) {
+      state.failPro = on;
+    },
+  };
 }
 
 describe('the free-time clock (fake clock)', () => {
@@ -259,6 +278,24 @@ describe('the free-time clock (fake clock)', () => {
     expect(s.heard.length).toBe(heardBefore);
     expect(s.service.stateOf('ann')).toMatchObject({ mode: 'unlimited', reason: 'pro' });
     expect(s.clock.pending).toBe(0);
+  });
+
+  it('a failed Pro look-up does not stop the clock', async () => {
+    const s = setup();
+    s.failPro = true;
+    await s.join('ann', { userId: 'u-ann' });
+    await s.clock.advance(46 * MIN);
+    expect(s.expelled).toEqual(['ann']);
+  });
+
+  it('billing started after an upgrade answers unlimited time', async () => {
+    const s = setup();
+    await s.join('ann', { userId: 'u-ann' });
+    await s.clock.advance(45 * MIN + 1_000);
+    s.pro.add('u-ann');
+    const state = await s.service.startOverage('room-1', 'ann', 'acct-1');
+    expect(state).toMatchObject({ mode: 'unlimited', reason: 'pro' });
+    expect(s.store.ledger.size).toBe(0);
   });
 
   it('billing cannot start for someone who is not in the room', async () => {

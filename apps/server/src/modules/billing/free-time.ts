@@ -172,13 +172,24 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
   }
 
   /**
+   * A failed look-up counts as "not Pro": the clock must keep running (a database outage must not
+   * hand out unlimited time, nor stop the ticks), and a missed Pro is seen at the next tick.
+   */
+  function hasPro(userId: string): Promise<boolean> {
+    return deps.isPro(userId).catch((err: unknown) => {
+      log.warn({ err }, 'free-time clock: could not check Pro; counting on');
+      return false;
+    });
+  }
+
+  /**
    * A signed-in person who bought Pro during the meeting: the clock stops for good and each of
    * their participants hears unlimited time. Checked on every tick (at most a minute late, and
    * always before the grace would send them away), so nobody has to rejoin after upgrading.
    */
   async function upgradedToPro(c: LiveClock): Promise<boolean> {
     const userId = c.key.startsWith(USER_CLOCK_KEY) ? c.key.slice(USER_CLOCK_KEY.length) : null;
-    if (!userId || !(await deps.isPro(userId))) return false;
+    if (!userId || !(await hasPro(userId))) return false;
     stop(c);
     await repo.saveClock(c.roomId, c.key, c.usedMs);
     clocks.delete(c.id);
@@ -263,7 +274,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
         if (closed) return;
         const p = await deps.participant(roomId, participantId);
         if (!p) return;
-        if (p.userId && (await deps.isPro(p.userId))) {
+        if (p.userId && (await hasPro(p.userId))) {
           pro.add(participantId);
           deps.send(roomId, participantId, { type: 'free_time', freeTime: unlimitedState('pro', rules) });
           return;
@@ -309,7 +320,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
         await repo.setOverageAccount(c.roomId, c.key, accountId);
         if (c.covered) return stateOf(c);
         await act(c);
-        return stateOf(c);
+        return pro.has(participantId) ? unlimitedState('pro', rules) : stateOf(c);
       });
     },
 
