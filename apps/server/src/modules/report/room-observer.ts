@@ -1,3 +1,4 @@
+import { WS_CLOSE } from '@parley/protocol';
 import type { RoomTransport } from '../rooms/transport.js';
 import type { AttendanceService } from './attendance.js';
 
@@ -27,7 +28,10 @@ export function observeRoomForAttendance(
     },
     close(participantId, code, reason, last) {
       transport.close(participantId, code, reason, last);
-      void attendance.absent(participantId);
+      // Ending the meeting closes every socket without a participant_left: they are gone for
+      // good, and their entries must not outlive the meeting.
+      if (code === WS_CLOSE.meetingEnded) void attendance.gone(participantId);
+      else void attendance.absent(participantId);
     },
   };
 }
