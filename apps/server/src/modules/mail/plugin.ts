@@ -37,8 +37,6 @@ async function mailPlugin(app: FastifyInstance): Promise<void> {
     async (message, { lastAttempt }) => {
       try {
         await app.mailTransport.send(message);
-        // A later invitation that went out replaces an earlier failure to the same person.
-        if (message.meetingId) await failures.clear(message.meetingId, message.to.email);
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
         if (lastAttempt) {
@@ -53,6 +51,13 @@ async function mailPlugin(app: FastifyInstance): Promise<void> {
           app.log.warn({ err, meetingId: message.meetingId }, 'mail not sent; it will be retried');
         }
         throw err;
+      }
+      // A later invitation that went out replaces an earlier failure to the same person. Outside
+      // the send's try: a database error here must not fail the job and send the mail again.
+      if (message.meetingId) {
+        await failures
+          .clear(message.meetingId, message.to.email)
+          .catch((err: unknown) => app.log.warn({ err }, 'could not clear an earlier mail failure'));
       }
     },
   );
