@@ -4,6 +4,8 @@ import { JanusClient, timed } from './janus-client.js';
 import type { SupervisorLog } from './janus-supervisor.js';
 import type { IceCandidateInit, Jsep, MediaEvents, MediaProvider, SfuStream, SfuTarget } from './types.js';
 
+/** ICE candidates kept for a handle not made yet (a browser gathers a few dozen at most). */
+const MAX_EARLY_CANDIDATES = 64;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
@@ -303,7 +305,9 @@ export class JanusMedia implements MediaProvider {
     if (!me) return;
     const handle = me[target];
     if (!handle) {
-      me.early[target].push(candidate);
+      // Kept until the handle exists, at most a browser's worth: a client trickling to a handle
+      // it never asks for must not grow the server's memory.
+      if (me.early[target].length < MAX_EARLY_CANDIDATES) me.early[target].push(candidate);
       return;
     }
     await timed(candidate ? handle.trickle(candidate) : handle.trickleComplete(), 'trickle');
