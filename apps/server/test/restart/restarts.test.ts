@@ -15,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,6 +26,7 @@ import { createDb, type DbHandle } from '../../src/db/index.js';
 import { signIn, makePro, type TestContext } from '../app.js';
 import { createTestDb, migrationsDir } from '../db.js';
 import { createMeeting } from '../meetings.js';
+import { freePort, startRedis } from '../load/chat-load.js';
 import { enter, listen, type TestSocket } from '../ws-client.js';
 
 const required = process.env.CI === 'true';
@@ -153,38 +153,6 @@ describe.skipIf(!havePg && !required)('a PostgreSQL connection loss is survived'
 });
 
 // ------------------------------------------------------------------------------------ Redis
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1');
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-    });
-    if (up) return child;
-    if (Date.now() > deadline) throw new Error(`redis-server did not listen on ${port}`);
-    await sleep(50);
-  }
-}
 
 async function stopRedis(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
