@@ -3,6 +3,7 @@ import type { MeetingFileRow } from '../../db/schema/index.js';
 import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import type { FilesRepository } from '../files/repository.js';
 import { isImage, presentFile } from '../files/present.js';
+import { chatMarkKey, type ChatMarks } from './marks.js';
 import type { ChatRepository, ChatRowWithFile } from './repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -33,14 +34,10 @@ export function toChatMessage(row: ChatRowWithFile['message'], file: MeetingFile
 /**
  * Room chat: the sender is the participant of the socket; text is trimmed, a message with neither
  * text nor a file is refused (bad_message); the same text (and file) from the same sender within
- * WS_LIMITS.chatDuplicateWindowMs is kept once; a file can be attached only by its uploader, in
+ * WS_LIMITS.chatDuplicateWindowMs is kept once (marks.ts, on every instance); a file can be attached only by its uploader, in
  * its meeting.
  */
-export function createChatService(
-  chat: ChatRepository,
-  files: FilesRepository,
-  now: () => number = Date.now,
-) {
+export function createChatService(chat: ChatRepository, files: FilesRepository, marks: ChatMarks) {
   return {
     /** The last messages of the room's meeting; none in an ephemeral room (no meeting row). */
     async history(room: Room): Promise<ChatMessage[]> {
@@ -58,32 +55,30 @@ export function createChatService(
       if (!content && !input.fileId) {
         return { kind: 'rejected', code: 'bad_message', message: 'Message is empty' };
       }
-      const key = `${content}\u0000${input.fileId ?? ''}`;
-      const t = now();
-      if (
-        member.lastChat &&
-        member.lastChat.key === key &&
-        t - member.lastChat.at < WS_LIMITS.chatDuplicateWindowMs
-      ) {
-        return { kind: 'duplicate' };
-      }
-      member.lastChat = { key, at: t };
+      const key = chatMarkKey(room.id, member.id, content, input.fileId);
+      if (!(await marks.claim(key, WS_LIMITS.chatDuplicateWindowMs))) return { kind: 'duplicate' };
 
       let file: MeetingFileRow | null = null;
       if (input.fileId) {
         file = UUID.test(input.fileId) ? await files.find(input.fileId) : null;
         if (!file || file.meetingId !== room.id || file.uploaderId !== member.id) {
-          member.lastChat = null;
+          await marks.release(key);
           return { kind: 'rejected', code: 'not_found', message: 'File not found' };
         }
       }
-      const row = await chat.insert({
-        meetingId: room.id,
-        senderId: member.id,
-        senderName: member.name,
-        content,
-        fileId: file?.id ?? null,
-      });
+      // A message that could not be kept is no duplicate when it is sent again.
+      const row = await chat
+        .insert({
+          meetingId: room.id,
+          senderId: member.id,
+          senderName: member.name,
+          content,
+          fileId: file?.id ?? null,
+        })
+        .catch(async (err: unknown) => {
+          await marks.release(key).catch(() => undefined);
+          throw err;
+        });
       return { kind: 'sent', message: toChatMessage(row, file) };
     },
   };

@@ -159,7 +159,6 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       socketId: null,
       announced: false,
       everConnected: false,
-      lastChat: null,
       waitingSince: input.admission === 'waiting' ? input.now : null,
       captionLanguage: null,
       awaySince: input.now,

@@ -45,7 +45,6 @@ const member = (id: string, token: string): MemberState => ({
   socketId: null,
   announced: false,
   everConnected: false,
-  lastChat: null,
   waitingSince: null,
   captionLanguage: null,
   awaySince: 0,

@@ -501,18 +501,6 @@ export function createRoomService(deps: RoomServiceDeps) {
       return roster(room, actor.participantId);
     },
 
-    /**
-     * Keeps the participant's last chat mark (modules/chat sets it on the view `admitted` gives,
-     * which is the room itself in memory but a copy in Redis), so duplicates are caught on every
-     * instance.
-     */
-    async keepChatMark(actor: Actor, mark: MemberState['lastChat']): Promise<void> {
-      await store.update(actor.roomId, (room) => {
-        const member = room?.members.get(actor.participantId);
-        if (member) member.lastChat = mark;
-      });
-    },
-
     /** The acting participant, admitted, and its room (chat, collaboration). */
     async admitted(actor: Actor): Promise<{ room: RoomState; member: MemberState }> {
       return actorIn(await store.get(actor.roomId), actor, 'admitted');

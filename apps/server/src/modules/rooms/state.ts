@@ -37,8 +37,6 @@ export interface MemberState {
   announced: boolean;
   /** True once a socket has spoken for this member (join_meeting); until then it expires sooner. */
   everConnected: boolean;
-  /** The last chat message's key and time (modules/chat keeps duplicates out with it). */
-  lastChat: { key: string; at: number } | null;
   /** When this member knocked (ms since epoch), while it waits; its knock expires from then. */
   waitingSince: number | null;
   /** The language this listener wants transcript lines translated into (null: none). */

@@ -8,7 +8,6 @@ import { memberHandler } from '../context.js';
 export const chatMessage = memberHandler<'chat_message'>(async (ctx, msg) => {
   const { room, member } = await ctx.services.rooms.admitted(ctx.actor);
   const result = await ctx.services.chat.send(room, member, { content: msg.content, fileId: msg.fileId });
-  if (result.kind !== 'duplicate') await ctx.services.rooms.keepChatMark(ctx.actor, member.lastChat);
   if (result.kind === 'rejected') return ctx.fail(result.code, result.message, msg.requestId);
   if (result.kind === 'duplicate') return ctx.reply({ type: 'ack', requestId: msg.requestId });
   const { transport } = ctx.services.sockets;
