@@ -120,6 +120,11 @@ export function createSockets(bus: RoomBus) {
       return [...byRoom.keys()];
     },
 
+    /** Whether this instance holds the participant's socket `socketId`, open and bound. */
+    holds(participantId: string, socketId: string): boolean {
+      return byParticipant.get(participantId)?.id === socketId;
+    },
+
     /** How many sockets of this instance speak for a participant. */
     get count(): number {
       return byParticipant.size;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SharedState } from '../../providers/bus/index.js';
 import type { RoomService } from './service.js';
@@ -10,7 +11,15 @@ export const PRESENCE_KEYS = {
   suspect: (id: string) => `parley:instance-suspect:${id}`,
   /** Held by the one instance that sweeps during a beat. */
   sweep: 'parley:presence-sweep',
+  /**
+   * A random value set once by whichever instance finds it missing: when it is gone or changed,
+   * Redis lost what it held (restarted without its data), rooms included.
+   */
+  epoch: 'parley:epoch',
 };
+
+/** The epoch's expiry, refreshed on every beat (so it is only ever missing after a loss). */
+const EPOCH_TTL_MS = 7 * 24 * 3600_000;
 
 /** The instance a socket id (`<instance>:<n>`, realtime/connection.ts) belongs to. */
 export const instanceOfSocket = (socketId: string): string => socketId.slice(0, socketId.lastIndexOf(':'));
@@ -35,15 +44,59 @@ export function startClusterPresence(deps: {
   ttlMs: number;
   /** Rooms where this instance holds a socket. */
   localRooms(): string[];
+  /** Whether this instance holds the participant's socket `socketId`. */
+  holds(participantId: string, socketId: string): boolean;
   log: FastifyBaseLogger;
 }) {
   const { shared, store, instance, ttlMs, log } = deps;
   const everyMs = Math.max(100, Math.floor(ttlMs / 3));
   let stopped = false;
+  /** The epoch this instance last saw (null before the first beat). */
+  let epoch: string | null = null;
+
+  /** Whether Redis lost its data since the last look (the epoch is gone or another). */
+  async function stateLost(): Promise<boolean> {
+    let seen = await shared.get(PRESENCE_KEYS.epoch);
+    if (seen === null) {
+      await shared.setIfAbsent(PRESENCE_KEYS.epoch, randomUUID(), EPOCH_TTL_MS);
+      seen = await shared.get(PRESENCE_KEYS.epoch);
+    } else {
+      await shared.expire(PRESENCE_KEYS.epoch, EPOCH_TTL_MS);
+    }
+    const lost = epoch !== null && seen !== epoch;
+    epoch = seen;
+    return lost;
+  }
+
+  /**
+   * Redis came back empty: each instance puts back the participants whose sockets it holds, from
+   * its last copy of their rooms, so the meetings go on as they were (nobody is told anyone left,
+   * join tokens work again). What changed in the seconds before the loss may be missing.
+   */
+  async function restore(): Promise<void> {
+    const ours = (m: { id: string; socketId: string | null }) =>
+      m.socketId !== null && deps.holds(m.id, m.socketId);
+    let members = 0;
+    const rooms = deps.localRooms();
+    for (const roomId of rooms) {
+      if (!store.restore) break;
+      members += await store.restore(roomId, ours).catch((err: unknown) => {
+        log.error({ err, roomId }, 'could not restore a room after Redis lost it');
+        return 0;
+      });
+    }
+    log.warn(
+      { rooms: rooms.length, members },
+      'Redis lost the rooms: this instance’s participants were put back',
+    );
+  }
 
   async function beat(): Promise<void> {
+    if (await stateLost()) await restore();
     await shared.setTtl(PRESENCE_KEYS.instance(instance), String(Date.now()), ttlMs);
-    await Promise.all(deps.localRooms().map((roomId) => store.touch?.(roomId)));
+    const rooms = deps.localRooms();
+    await Promise.all(rooms.map((roomId) => store.touch?.(roomId)));
+    store.retain?.(rooms);
   }
 
   /** One pass over every room; answers how many participants went. */
@@ -96,6 +149,10 @@ export function startClusterPresence(deps: {
     tick().catch((err: unknown) => log.warn({ err }, 'presence beat failed'));
   }, everyMs);
   timer.unref();
+  // Back from a lost connection: look at once whether Redis lost the rooms, not a beat later.
+  shared.onReconnect(() => {
+    if (!stopped) beat().catch((err: unknown) => log.warn({ err }, 'presence beat after a reconnect failed'));
+  });
 
   return {
     /** The first beat, before this instance takes sockets. */

@@ -87,6 +87,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
         instance,
         ttlMs: app.config.presence.ttlMs,
         localRooms: () => app.realtime.sockets.rooms(),
+        holds: (participantId, socketId) => app.realtime.sockets.holds(participantId, socketId),
         log: app.log,
       })
     : null;

@@ -126,4 +126,41 @@ describe.skipIf(!redisReachable && !redisRequired)('the Redis room store', () =>
     expect(await sharedA.get(ROOM_KEYS.token(hashJoinToken(`ann-${roomId}`)))).toBeNull();
     expect(await a.roomIds?.()).not.toContain(roomId);
   });
+
+  it('puts back what each instance holds when Redis lost the room, and nothing twice', async () => {
+    const roomId = `store-restore-${Math.random()}`;
+    const ann = { ...member('ann', `ann-${roomId}`), socketId: 'inst-a:1' };
+    const bob = { ...member('bob', `bob-${roomId}`), socketId: 'inst-b:1' };
+    await a.open(meeting(roomId), (room) => {
+      room.members.set('ann', ann);
+      room.bySession.set('u:ann', 'ann');
+      room.denied.set('user:mallory', { id: 'mallory', name: 'Mallory' });
+    });
+    await b.update(roomId, (room) => {
+      room?.members.set('bob', bob);
+    });
+    await a.touch?.(roomId); // instance a's copy now has Bob too (its beat reads the room)
+    // Redis loses everything about the room.
+    await sharedA.del(ROOM_KEYS.room(roomId));
+    await sharedA.del(ROOM_KEYS.token(hashJoinToken(`ann-${roomId}`)));
+    expect(await a.get(roomId)).toBeUndefined();
+
+    const onA = (m: MemberState) => m.socketId?.startsWith('inst-a:') === true;
+    const onB = (m: MemberState) => m.socketId?.startsWith('inst-b:') === true;
+    expect(await a.restore?.(roomId, onA)).toBe(1);
+    let room = await b.get(roomId);
+    expect([...(room?.members.keys() ?? [])]).toEqual(['ann']);
+    expect(room?.meeting.title).toBe('Store test');
+    expect(room?.bySession.get('u:ann')).toBe('ann');
+    expect(room?.denied.has('user:mallory')).toBe(true);
+    expect((await b.byToken(hashJoinToken(`ann-${roomId}`)))?.member.id).toBe('ann');
+
+    // Instance b read the room as a put back without Bob before its own restore: its copy keeps him.
+    expect([...((await b.get(roomId))?.members.keys() ?? [])]).toEqual(['ann']);
+    expect(await b.restore?.(roomId, onB)).toBe(1);
+    expect(await a.restore?.(roomId, onA)).toBe(0);
+    room = await a.get(roomId);
+    expect([...(room?.members.keys() ?? [])].sort()).toEqual(['ann', 'bob']);
+    await a.delete(roomId);
+  });
 });

@@ -85,9 +85,28 @@ const tokensOf = (room: RoomState | undefined): Set<string> =>
  * memory. What `get` answers is a copy: changing it changes nothing (use `update`).
  */
 export function createRedisRoomStore(shared: SharedState): RoomStateStore {
+  /**
+   * What this instance last read or wrote of each room it uses: what it puts back if Redis loses
+   * the rooms (`restore`). The room's latest text, and every member seen in it by its latest
+   * state: a read that lacks a member (Redis lost the room; another instance put back only its
+   * own) never forgets it, and `restore` takes only members whose socket this instance holds.
+   * A room this instance deleted drops its copy; `retain` lets go of rooms where this instance
+   * no longer holds sockets.
+   */
+  const copies = new Map<string, { text: string; members: Map<string, MemberState> }>();
+  function copy(roomId: string, text: string, room: RoomState): void {
+    let entry = copies.get(roomId);
+    if (!entry) copies.set(roomId, (entry = { text, members: new Map() }));
+    entry.text = text;
+    for (const m of room.members.values()) entry.members.set(m.id, m);
+  }
+
   async function read(roomId: string): Promise<RoomState | undefined> {
     const text = await shared.get(ROOM_KEYS.room(roomId));
-    return text ? parseRoom(text) : undefined;
+    if (!text) return undefined;
+    const room = parseRoom(text);
+    copy(roomId, text, room);
+    return room;
   }
 
   /** Runs `change` on the room under its lock and writes what it did (also when it threw). */
@@ -117,6 +136,8 @@ export function createRedisRoomStore(shared: SharedState): RoomStateStore {
       const writes = writesFor(roomId, text, after, tokensBefore);
       committed = await shared.commit(lockKey, token, writes, true);
       if (!committed) throw new Error(`room ${roomId}: the lock expired before the change was written`);
+      if (after && after.members.size > 0) copy(roomId, serializeRoom(after), after);
+      else copies.delete(roomId);
       if (failed) throw failure;
       return (outcome as { result: T }).result;
     } finally {
@@ -193,6 +214,33 @@ export function createRedisRoomStore(shared: SharedState): RoomStateStore {
     },
     async touch(roomId) {
       await shared.expire(ROOM_KEYS.room(roomId), ROOM_TTL_MS);
+      await read(roomId);
+    },
+    async restore(roomId, ours) {
+      const entry = copies.get(roomId);
+      if (!entry) return 0;
+      // Parsed again: what goes back into the room must not be the copy's own objects.
+      const last = parseRoom(entry.text);
+      const mine = [...entry.members.values()].filter(ours).map((m) => structuredClone(m));
+      return locked(roomId, (found) => {
+        const room = found ?? { ...last, members: new Map(), bySession: new Map() };
+        let restored = 0;
+        for (const m of mine) {
+          if (room.members.has(m.id)) continue;
+          room.members.set(m.id, m);
+          restored++;
+        }
+        for (const [session, id] of last.bySession) {
+          if (room.members.has(id) && !room.bySession.has(session)) room.bySession.set(session, id);
+        }
+        // Nobody the host removed comes back: the removal lists are merged.
+        for (const [key, removed] of last.denied) if (!room.denied.has(key)) room.denied.set(key, removed);
+        return { room, result: restored };
+      });
+    },
+    retain(roomIds) {
+      const keep = new Set(roomIds);
+      for (const id of copies.keys()) if (!keep.has(id)) copies.delete(id);
     },
   };
 }

@@ -31,8 +31,19 @@ export interface RoomStateStore {
   roomIds?(): Promise<string[]>;
   /** Forgets a room id whose state is gone (expired). */
   forgetRoom?(roomId: string): Promise<void>;
-  /** The room is still in use: its state's expiry starts again. */
+  /**
+   * The room is still in use (this instance holds a socket in it): its state's expiry starts
+   * again, and this instance's copy of it (for `restore`) is brought up to date.
+   */
   touch?(roomId: string): Promise<void>;
+  /**
+   * The shared state was lost (Redis restarted empty): puts back the members `ours` picks from
+   * this instance's last copy of the room (the room too, with its settings, when it is gone),
+   * without touching members that are there. Answers how many members it put back.
+   */
+  restore?(roomId: string, ours: (member: MemberState) => boolean): Promise<number>;
+  /** Copies of rooms other than these are let go (the rooms where this instance holds sockets). */
+  retain?(roomIds: string[]): void;
 }
 
 /** A participant swept with its crashed instance: its room, the meeting's public id, itself. */

@@ -101,6 +101,10 @@ export async function createRedisSharedState(
     async unlock(key, token) {
       await call.parleyUnlock(key, token);
     },
+    onReconnect(listener) {
+      // ioredis says `ready` on every connection after this one's first (awaited above).
+      redis.on('ready', listener);
+    },
     async close() {
       await redis.quit().catch(() => redis.disconnect());
     },

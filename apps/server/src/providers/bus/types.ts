@@ -69,5 +69,7 @@ export interface SharedState {
   /** Applies `writes` if the lock is still held with `token` (answers whether), then releases it if asked. */
   commit(key: string, token: string, writes: SharedWrite[], release: boolean): Promise<boolean>;
   unlock(key: string, token: string): Promise<void>;
+  /** Called each time the connection is back after it was lost (not on the first connect). */
+  onReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
