@@ -1,55 +1,21 @@
-import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { WS_CLOSE } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createTestDb } from '../../../test/db.js';
 import { createMeeting } from '../../../test/meetings.js';
-import { connect, enter, listen, postJoin, type TestSocket } from '../../../test/ws-client.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
+import {
+  redisReachable,
+  redisRequired,
+  startInstance as startOne,
+  type Instance,
+} from '../../../test/instances.js';
+import { connect, enter, postJoin, type TestSocket } from '../../../test/ws-client.js';
 import type { DbHandle } from '../../db/index.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
 /** Short presence for the test: an instance that stops beating is swept within ~2 s. */
 const PRESENCE_TTL_MS = 1000;
-
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const socket = net.connect(6379, '127.0.0.1');
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-});
-// On CI a missing Redis is a failure, not a skip (as in realtime/bus.test.ts).
-const redisRequired = process.env.CI === 'true';
-
-interface Instance {
-  t: TestContext;
-  ws: string;
-}
-
-/** One server instance on the shared database and Redis, listening on its own port. */
-async function startInstance(db: DbHandle, id: string): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-cluster-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    REDIS_URL,
-    INSTANCE_ID: id,
-    PRESENCE_TTL_MS: String(PRESENCE_TTL_MS),
-  });
-  const app = await buildApp(config, { db });
-  await app.ready();
-  const t: TestContext = { app, db, config, close: () => app.close() };
-  const { ws } = await listen(t);
-  return { t, ws };
-}
+const startInstance = (db: DbHandle, id: string) =>
+  startOne(db, id, { PRESENCE_TTL_MS: String(PRESENCE_TTL_MS) });
 
 const run = Math.random().toString(36).slice(2, 8);
 

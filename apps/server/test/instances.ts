@@ -1,0 +1,52 @@
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { DbHandle } from '../src/db/index.js';
+import type { TestContext } from './app.js';
+import { listen } from './ws-client.js';
+
+/** The machine's Redis, which the tests of several instances share (their keys are their own). */
+export const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Whether the machine's Redis answers on 127.0.0.1:6379. */
+export const redisReachable = await new Promise<boolean>((resolve) => {
+  const socket = net.connect(6379, '127.0.0.1');
+  socket.once('connect', () => {
+    socket.destroy();
+    resolve(true);
+  });
+  socket.once('error', () => resolve(false));
+});
+/** On CI a missing Redis is a failure, not a skip (as in realtime/bus.test.ts). */
+export const redisRequired = process.env.CI === 'true';
+
+export interface Instance {
+  t: TestContext;
+  ws: string;
+}
+
+/** One server instance on the shared database and Redis, listening on its own port. */
+export async function startInstance(
+  db: DbHandle,
+  id: string,
+  env: Record<string, string> = {},
+): Promise<Instance> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-cluster-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    REDIS_URL,
+    INSTANCE_ID: id,
+    ...env,
+  });
+  const app = await buildApp(config, { db });
+  await app.ready();
+  const t: TestContext = { app, db, config, close: () => app.close() };
+  const { ws } = await listen(t);
+  return { t, ws };
+}
