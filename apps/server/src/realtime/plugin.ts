@@ -16,7 +16,7 @@ export interface Realtime {
 
 /** The WebSocket transport (`app.realtime`): the sockets of this instance on the room bus. */
 async function realtimePlugin(app: FastifyInstance): Promise<void> {
-  const sockets = createSockets(app.bus);
+  const sockets = createSockets(app.bus, app.config.instanceId);
   app.decorate('realtime', {
     sockets,
     settings: {

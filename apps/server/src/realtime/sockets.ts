@@ -9,14 +9,18 @@ import type { Conn } from './types.js';
  * delivered here to the sockets it concerns. A socket hears the room's broadcasts from its
  * `joined` on (waiting guests and sockets that have not joined hear only their own messages).
  */
-export function createSockets(bus: RoomBus) {
+export function createSockets(bus: RoomBus, instance: string) {
   const byParticipant = new Map<string, Conn>();
+  /** Services that also hear every envelope (collaboration: other instances' updates). */
+  const observers: Array<(envelope: BusEnvelope) => void> = [];
   const byRoom = new Map<string, Set<Conn>>();
   const bySession = new Map<string, Set<Conn>>();
 
   let sessionEndedElsewhere: ((idHash: string) => void) | null = null;
 
-  function deliver({ roomId, to, message, close, sessionEnded }: BusEnvelope): void {
+  function deliver(envelope: BusEnvelope): void {
+    for (const observe of observers) observe(envelope);
+    const { roomId, to, message, close, sessionEnded } = envelope;
     if (sessionEnded) {
       // Also heard by the instance that published it: its sockets of the session are gone by then.
       sessionEndedElsewhere?.(sessionEnded);
@@ -73,7 +77,7 @@ export function createSockets(bus: RoomBus) {
 
   const transport: RoomTransport = {
     publish(roomId: string, to: Audience, message: ServerMessage) {
-      bus.publish({ roomId, to, message });
+      bus.publish({ roomId, to, message, origin: instance });
     },
     close(participantId, code, reason, last) {
       const conn = byParticipant.get(participantId);
@@ -118,6 +122,23 @@ export function createSockets(bus: RoomBus) {
     /** The rooms where a socket of this instance speaks for a participant. */
     rooms(): string[] {
       return [...byRoom.keys()];
+    },
+
+    /** This instance's name (envelopes it publishes carry it as `origin`). */
+    instance,
+
+    /**
+     * `observer` hears every envelope the bus hands this instance, its own too, before the
+     * sockets do (it must not throw).
+     */
+    observe(observer: (envelope: BusEnvelope) => void): void {
+      observers.push(observer);
+    },
+
+    /** An envelope for the other instances' services, not for sockets (it carries no message). */
+    tellInstances(roomId: string, collaboration: NonNullable<BusEnvelope['collaboration']>): void {
+      if (bus.kind !== 'in-process')
+        bus.publish({ roomId, to: { kind: 'all' }, origin: instance, collaboration });
     },
 
     /** Whether this instance holds the participant's socket `socketId`, open and bound. */

@@ -97,6 +97,23 @@ export class MeetingDocument {
     return { ok: true, changed };
   }
 
+  /**
+   * An update another server instance took (it ran the checks above): applied here too, so every
+   * instance's copy of the document is the same. Not marked dirty: the instance that took it
+   * saves it. A state that does not apply leaves the document as it was.
+   */
+  applyRemote(update: Uint8Array): void {
+    try {
+      Y.applyUpdate(this.mirror, update);
+    } catch {
+      this.rebuildMirror();
+      return;
+    }
+    Y.applyUpdate(this.doc, update);
+    this.estimatedBytes += update.length;
+    this.lastActivity = Date.now();
+  }
+
   /** What a client with `stateVector` lacks, and the server's own state vector. */
   diff(stateVector: Uint8Array): { update: Uint8Array; stateVector: Uint8Array } | null {
     try {

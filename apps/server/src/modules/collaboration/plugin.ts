@@ -13,7 +13,16 @@ async function collaborationPlugin(app: FastifyInstance): Promise<void> {
     publish: (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
     roomOpen: async (roomId) => (await app.rooms.room(roomId)) != null,
     log: app.log,
+    // Several instances: each keeps a copy of an open document, kept the same over the bus.
+    cluster:
+      app.bus.kind === 'redis'
+        ? {
+            instance: app.config.instanceId,
+            tell: (roomId, note) => app.realtime.sockets.tellInstances(roomId, note),
+          }
+        : undefined,
   });
+  if (app.bus.kind === 'redis') app.realtime.sockets.observe((envelope) => collaboration.heard(envelope));
   app.decorate('collaboration', collaboration);
   // After the sockets are closed (realtime's preClose), before the database goes (onClose).
   app.addHook('preClose', async () => collaboration.close());

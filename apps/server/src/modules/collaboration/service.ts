@@ -9,6 +9,7 @@ import {
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import * as Y from 'yjs';
+import type { BusEnvelope } from '../../providers/bus/index.js';
 import type { MemberState, RoomState } from '../rooms/state.js';
 import type { Audience } from '../rooms/transport.js';
 import { MeetingDocument, type Refusal } from './document.js';
@@ -45,7 +46,21 @@ export interface CollaborationDeps {
   roomOpen(roomId: string): Promise<boolean>;
   log: FastifyBaseLogger;
   settings?: Partial<CollaborationSettings>;
+  /**
+   * Several instances (REDIS_URL): each keeps its own copy of an open document. Updates another
+   * instance took reach this one through `heard` (the room's own `collaboration_update`); a
+   * document opened here asks the others for theirs (`tell`) and waits at most `stateWaitMs`
+   * for the first answer, so its first sync misses nothing another instance has not saved yet.
+   */
+  cluster?: {
+    instance: string;
+    tell(roomId: string, note: NonNullable<BusEnvelope['collaboration']>): void;
+    stateWaitMs?: number;
+  };
 }
+
+/** How long a document opened on one of several instances waits for another's state. */
+const STATE_WAIT_MS = 250;
 
 interface Bucket {
   messages: number;
@@ -72,16 +87,46 @@ const unb64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
 export function createCollaborationService(deps: CollaborationDeps) {
   const settings = { ...DEFAULT_COLLABORATION_SETTINGS, ...deps.settings };
   const open = new Map<string, Promise<Open>>();
-  const { log } = deps;
+  /** Documents loaded here, still waiting for another instance's state (cluster only). */
+  const gathering = new Map<string, { o: Open; done(): void }>();
+  const { log, cluster } = deps;
+
+  /** Asks the other instances for the document and waits for the first answer, or not long. */
+  function gather(roomId: string, o: Open): Promise<Open> {
+    if (!cluster) return Promise.resolve(o);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        gathering.delete(roomId);
+        resolve(o);
+      };
+      const timer = setTimeout(done, cluster.stateWaitMs ?? STATE_WAIT_MS);
+      gathering.set(roomId, { o, done });
+      cluster.tell(roomId, { request: true });
+    });
+  }
+
+  /** Runs `use` on the room's document here, if it is open (or opening) on this instance. */
+  function withOpen(roomId: string, use: (o: Open) => void): void {
+    const waiting = gathering.get(roomId);
+    if (waiting) use(waiting.o);
+    else
+      void open
+        .get(roomId)
+        ?.then(use)
+        .catch(() => undefined);
+  }
 
   function load(roomId: string): Promise<Open> {
     let entry = open.get(roomId);
     if (!entry) {
-      entry = deps.repo.load(roomId).then((row) => ({
-        doc: new MeetingDocument(row?.state ?? null, settings),
-        saveTimer: null,
-        buckets: new Map(),
-      }));
+      entry = deps.repo.load(roomId).then((row) =>
+        gather(roomId, {
+          doc: new MeetingDocument(row?.state ?? null, settings),
+          saveTimer: null,
+          buckets: new Map(),
+        }),
+      );
       open.set(roomId, entry);
       entry.catch(() => open.delete(roomId));
     }
@@ -94,7 +139,12 @@ export function createCollaborationService(deps: CollaborationDeps) {
     if (!o.doc.dirty) return;
     o.doc.dirty = false;
     try {
-      await deps.repo.save(roomId, o.doc.snapshot());
+      let state = o.doc.snapshot();
+      // Several instances each save their own copy: merged with what is stored, a save never
+      // drops what another instance saved and this one has not heard yet.
+      const stored = cluster ? await deps.repo.load(roomId) : null;
+      if (stored) state = Y.mergeUpdates([stored.state, state]);
+      await deps.repo.save(roomId, state);
     } catch (err) {
       o.doc.dirty = true;
       log.warn({ err, roomId }, 'could not save the collaboration document');
@@ -218,6 +268,38 @@ export function createCollaborationService(deps: CollaborationDeps) {
           return null;
         }
       }
+    },
+
+    /**
+     * An envelope of the room bus (several instances): another instance's accepted update goes
+     * into this instance's copy; a request for the document is answered with it; an answer
+     * completes a document this instance is opening.
+     */
+    heard(envelope: BusEnvelope): void {
+      if (!cluster || envelope.origin === cluster.instance) return;
+      const { roomId, message, collaboration } = envelope;
+      if (message?.type === 'collaboration_update') {
+        const payload = collaborationPayloadSchema.safeParse(message.data);
+        if (payload.success && payload.data.kind === 'update') {
+          const update = unb64(payload.data.update);
+          withOpen(roomId, (o) => o.doc.applyRemote(update));
+        }
+        return;
+      }
+      if (!collaboration) return;
+      if ('request' in collaboration) {
+        // Only a document that is whole answers (one still opening may lack what it asks for).
+        if (gathering.has(roomId)) return;
+        void open
+          .get(roomId)
+          ?.then((o) => cluster.tell(roomId, { state: b64(o.doc.snapshot()) }))
+          .catch(() => undefined);
+        return;
+      }
+      const state = unb64(collaboration.state);
+      const waiting = gathering.get(roomId);
+      withOpen(roomId, (o) => o.doc.applyRemote(state));
+      waiting?.done();
     },
 
     /** A participant left the room: its cursors go, and the others are told. */

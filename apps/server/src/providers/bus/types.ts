@@ -23,6 +23,14 @@ export interface BusEnvelope {
    * closes its sockets of that session (4010) and their participants leave. No room (`roomId ''`).
    */
   sessionEnded?: string;
+  /** The instance that published it (realtime/sockets.ts stamps it). */
+  origin?: string;
+  /**
+   * Between instances only, never to sockets: a meeting's collaboration document
+   * (modules/collaboration). `request`: an instance that just opened the document asks the
+   * others for theirs; `state`: one answers with its whole document (a Yjs update, base64).
+   */
+  collaboration?: { request: true } | { state: string };
 }
 
 /**
