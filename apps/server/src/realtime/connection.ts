@@ -75,6 +75,8 @@ export function handleConnection(
     participantId: null,
     inRoom: false,
     isHost: false,
+    held: null,
+    hearRoom: (roomId: string, participantId: string) => sockets.hold(conn, roomId, participantId),
     bind: (roomId: string, participantId: string) => sockets.bind(conn, roomId, participantId),
     send: (message: ServerMessage) => conn.sendText(JSON.stringify(message), message.type),
     sendText: (text, type) => {

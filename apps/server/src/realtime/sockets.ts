@@ -9,17 +9,32 @@ import type { Conn } from './types.js';
  * delivered here to the sockets it concerns. A socket hears the room's broadcasts from its
  * `joined` on (waiting guests and sockets that have not joined hear only their own messages).
  */
+/** Broadcasts kept at most for a socket entering a room (hearRoom). */
+const MAX_HELD = 500;
+
 export function createSockets(bus: RoomBus, instance: string) {
   const byParticipant = new Map<string, Conn>();
   /** Services that also hear every envelope (collaboration: other instances' updates). */
-  const observers: Array<(envelope: BusEnvelope) => void> = [];
+  const observers: Array<(envelope: BusEnvelope, local: boolean) => void> = [];
+
+  /** Whether a message to one participant (a close: to that socket) concerns a socket held here. */
+  function holdsTarget({ to, close }: BusEnvelope): boolean {
+    if (to.kind !== 'one') return false;
+    const conn = byParticipant.get(to.participantId);
+    return conn !== undefined && (close?.socketId === undefined || conn.id === close.socketId);
+  }
   const byRoom = new Map<string, Set<Conn>>();
+  /** Sockets entering a room (hearRoom), by room: its broadcasts are kept for after `joined`. */
+  const entering = new Map<string, Set<Conn>>();
   const bySession = new Map<string, Set<Conn>>();
 
   let sessionEndedElsewhere: ((idHash: string) => void) | null = null;
 
   function deliver(envelope: BusEnvelope): void {
-    for (const observe of observers) observe(envelope);
+    if (observers.length) {
+      const local = holdsTarget(envelope);
+      for (const observe of observers) observe(envelope, local);
+    }
     const { roomId, to, message, close, sessionEnded } = envelope;
     if (sessionEnded) {
       // Also heard by the instance that published it: its sockets of the session are gone by then.
@@ -46,10 +61,22 @@ export function createSockets(bus: RoomBus, instance: string) {
         conn.inRoom = true;
         conn.isHost = message.self.isHost;
       }
+      const held = message.type === 'joined' || message.type === 'waiting' ? release(conn) : [];
       conn.send(message);
+      if (message.type === 'joined') for (const h of held) conn.sendText(h.text, h.type);
       return;
     }
     let text: string | null = null;
+    if (to.kind === 'all') {
+      for (const conn of entering.get(roomId) ?? []) {
+        const held = conn.held;
+        if (!held || held.participantId === to.except) continue;
+        text ??= JSON.stringify(message);
+        held.messages.push({ text, type: message.type });
+        // Entering takes milliseconds; a socket that never gets its `joined` stops holding.
+        if (held.messages.length > MAX_HELD) release(conn);
+      }
+    }
     for (const conn of byRoom.get(roomId) ?? []) {
       if (!conn.inRoom) continue;
       if (to.kind === 'all' && conn.participantId === to.except) continue;
@@ -60,8 +87,20 @@ export function createSockets(bus: RoomBus, instance: string) {
   }
   bus.subscribe(deliver);
 
+  /** The socket stops holding the room's broadcasts; answers what it held. */
+  function release(conn: Conn): Array<{ text: string; type: ServerMessage['type'] }> {
+    const held = conn.held;
+    if (!held) return [];
+    conn.held = null;
+    const set = entering.get(held.roomId);
+    set?.delete(conn);
+    if (set?.size === 0) entering.delete(held.roomId);
+    return held.messages;
+  }
+
   /** The socket no longer speaks for its participant; answers who that was, if it still did. */
   function unbind(conn: Conn): Actor | null {
+    release(conn);
     const { roomId, participantId } = conn;
     conn.roomId = null;
     conn.participantId = null;
@@ -93,6 +132,13 @@ export function createSockets(bus: RoomBus, instance: string) {
         }
         return;
       }
+      // A socket of this instance closed by the room: observers hear it as if from the bus.
+      const closing: BusEnvelope = {
+        roomId: conn.roomId ?? '',
+        to: { kind: 'one', participantId },
+        close: { code, reason },
+      };
+      for (const observe of observers) observe(closing, true);
       if (last) conn.send(last);
       unbind(conn);
       conn.close(code, reason);
@@ -129,9 +175,11 @@ export function createSockets(bus: RoomBus, instance: string) {
 
     /**
      * `observer` hears every envelope the bus hands this instance, its own too, before the
-     * sockets do (it must not throw).
+     * sockets do, and the room's closes of this instance's sockets (it must not throw). `local`:
+     * the envelope is addressed to one participant whose socket (the one a close names) this
+     * instance holds.
      */
-    observe(observer: (envelope: BusEnvelope) => void): void {
+    observe(observer: (envelope: BusEnvelope, local: boolean) => void): void {
       observers.push(observer);
     },
 
@@ -149,6 +197,15 @@ export function createSockets(bus: RoomBus, instance: string) {
     /** How many sockets of this instance speak for a participant. */
     get count(): number {
       return byParticipant.size;
+    },
+
+    /** `conn` is entering the room for the participant: the room's broadcasts wait for its `joined`. */
+    hold(conn: Conn, roomId: string, participantId: string): void {
+      release(conn);
+      conn.held = { roomId, participantId, messages: [] };
+      let set = entering.get(roomId);
+      if (!set) entering.set(roomId, (set = new Set()));
+      set.add(conn);
     },
 
     /** `conn` speaks for the participant; a previous socket of it is closed (4009). */

@@ -12,6 +12,12 @@ export interface Conn extends ParticipantSocket {
   inRoom: boolean;
   /** The `joined` said the participant is a host: it hears the hosts' messages (waiting room). */
   isHost: boolean;
+  /** While it enters a room (hearRoom): the room's broadcasts kept for after its `joined`. */
+  held: {
+    roomId: string;
+    participantId: string;
+    messages: Array<{ text: string; type: ServerMessageType }>;
+  } | null;
   send(message: ServerMessage): void;
   /**
    * Sends a message already serialized (a broadcast is serialized once); `type` decides whether

@@ -245,7 +245,9 @@ export function createRoomService(deps: RoomServiceDeps) {
         // A host's powers come from the host's signed-in session: the socket must carry it too.
         throw roomErrors.invalidToken(ROOM_MESSAGES.hostSessionRequired);
       }
-      // Read before taking over, so that `joined` is this socket's first room message.
+      // Read before taking over, so that `joined` is this socket's first room message; what the
+      // room says from here on reaches the socket right after it (hearRoom).
+      socket.hearRoom(room.id, member.id);
       const history = member.admission === 'admitted' ? await histories(room) : NO_HISTORY;
       if (!socket.isOpen) return;
       const changed = await store.update(room.id, (now) => {

@@ -27,6 +27,13 @@ export interface ParticipantSocket {
   /** The signed-in user of the socket's session (same-origin upgrades only), if any. */
   readonly userId: string | null;
   readonly isOpen: boolean;
+  /**
+   * The participant is entering the room: the room's broadcasts from now on are kept for this
+   * socket and sent right after its `joined` (dropped if it gets `waiting` instead), so that what
+   * happens while `joined` is built (someone else entering at the same moment, a chat message
+   * after the history was read) is not missed. Called before the room's state is read.
+   */
+  hearRoom(roomId: string, participantId: string): void;
   /** From now on this socket speaks for the participant; a previous socket of it is replaced. */
   bind(roomId: string, participantId: string): void;
 }

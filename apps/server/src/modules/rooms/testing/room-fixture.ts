@@ -86,6 +86,8 @@ export function roomFixture(
       userId,
       isOpen: true,
       bound: null,
+      // The fixture's transport records what is published; it delivers nothing to hold.
+      hearRoom() {},
       bind(roomId, participantId) {
         socket.bound = { roomId, participantId };
       },
