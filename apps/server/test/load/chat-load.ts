@@ -122,11 +122,13 @@ export async function startInstances(db: DbHandle, redisUrl: string, count = 2):
   return out;
 }
 
-interface Client {
+export interface Client {
   index: number;
   meeting: number;
   instance: number;
   id: string;
+  /** Its join token: a reconnect with it comes back as the same participant. */
+  joinToken: string;
   ws: WebSocket;
   seq: number;
   /** When its REST join started, and when it first knew every other member of its meeting. */
@@ -136,7 +138,7 @@ interface Client {
   got: Map<string, number[]>;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
 }
 
@@ -147,8 +149,12 @@ async function commandStats(redis: Redis): Promise<Record<string, number>> {
   return out;
 }
 
-async function joinClient(
-  inst: Instance,
+/**
+ * One client: a REST join from its own address, its socket's `joined`, and from then the roster
+ * as it sees it (`convergedAt`: when it first knew every other member of its meeting).
+ */
+export async function joinClient(
+  inst: Pick<Instance, 'http' | 'ws'>,
   meetingId: string,
   index: number,
   meeting: number,
@@ -179,6 +185,7 @@ async function joinClient(
     meeting,
     instance,
     id: join.id,
+    joinToken: join.joinToken,
     ws,
     seq: 0,
     startedAt,

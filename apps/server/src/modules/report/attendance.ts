@@ -106,10 +106,21 @@ export function createAttendanceService(deps: {
 
     absent,
 
-    /** It left for good (participant_left): closed, and forgotten by this service. */
-    async gone(participantId: string): Promise<void> {
+    /**
+     * It left for good (participant_left): closed, and forgotten by this service. Heard for a
+     * participant this instance holds no entry of (`roomId` given), its row is closed if still
+     * open: the instance that held it may have crashed.
+     */
+    async gone(participantId: string, roomId?: string): Promise<void> {
       const entry = entries.get(participantId);
-      if (!entry) return;
+      if (!entry) {
+        if (roomId && UUID.test(roomId)) {
+          await repo
+            .closeOpenAttendance(roomId, participantId, new Date(now()))
+            .catch((err: unknown) => log.error({ err, roomId }, 'attendance: could not close an entry'));
+        }
+        return;
+      }
       await absent(participantId);
       entries.delete(participantId);
     },

@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import {
   chatMessages,
@@ -12,7 +12,11 @@ import {
 /** Attendance rows (written as the room changes) and what the meeting report reads. */
 export function createReportRepository(db: Database) {
   return {
-    /** A participant's first entry: its row, open (no left_at). Answers the row's id. */
+    /**
+     * A participant's entry on this instance: its row, open (no left_at). The participant's row
+     * of this meeting is opened again when it has one (it came from another server instance);
+     * else a new row. Answers the row's id.
+     */
     async openAttendance(row: {
       meetingId: string;
       participantId: string;
@@ -20,6 +24,17 @@ export function createReportRepository(db: Database) {
       isHost: boolean;
       joinedAt: Date;
     }): Promise<string> {
+      const [reopened] = await db
+        .update(meetingAttendance)
+        .set({ leftAt: null })
+        .where(
+          and(
+            eq(meetingAttendance.meetingId, row.meetingId),
+            eq(meetingAttendance.participantId, row.participantId),
+          ),
+        )
+        .returning({ id: meetingAttendance.id });
+      if (reopened) return reopened.id;
       const [inserted] = await db
         .insert(meetingAttendance)
         .values(row)
@@ -35,6 +50,23 @@ export function createReportRepository(db: Database) {
 
     async closeAttendance(id: string, leftAt: Date): Promise<void> {
       await db.update(meetingAttendance).set({ leftAt }).where(eq(meetingAttendance.id, id));
+    },
+
+    /**
+     * Closes the participant's row if it is still open: it left while its entry was held by a
+     * server instance that is gone (crashed), so no entry here will close it.
+     */
+    async closeOpenAttendance(meetingId: string, participantId: string, leftAt: Date): Promise<void> {
+      await db
+        .update(meetingAttendance)
+        .set({ leftAt })
+        .where(
+          and(
+            eq(meetingAttendance.meetingId, meetingId),
+            eq(meetingAttendance.participantId, participantId),
+            isNull(meetingAttendance.leftAt),
+          ),
+        );
     },
 
     /** Adds a finished speaking stretch to the participant's talk time. */

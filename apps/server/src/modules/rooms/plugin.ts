@@ -2,9 +2,9 @@ import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
-import { observeRoomForFreeTime } from '../billing/room-observer.js';
+import { followRoomForFreeTime } from '../billing/room-observer.js';
 import { observeRoomForMedia } from '../media/observer.js';
-import { observeRoomForAttendance } from '../report/room-observer.js';
+import { followRoomForAttendance } from '../report/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
@@ -43,19 +43,14 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     if (finished > 0) app.log.info({ finished }, 'live meetings whose server stopped were finished');
   };
   await sweep();
+  // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
+  // presence news as every instance hears it; the media (modules/media) as this one publishes it.
+  const { sockets } = app.realtime;
+  if (app.hasDecorator('freeTime')) sockets.observe(followRoomForFreeTime(app.freeTime));
+  sockets.observe(followRoomForAttendance(app.attendance));
   const rooms = createRoomService({
     store,
-    // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
-    // presence news.
-    transport: observeRoomForMedia(
-      observeRoomForAttendance(
-        app.hasDecorator('freeTime')
-          ? observeRoomForFreeTime(app.realtime.sockets.transport, app.freeTime)
-          : app.realtime.sockets.transport,
-        app.attendance,
-      ),
-      app.media,
-    ),
+    transport: observeRoomForMedia(sockets.transport, app.media),
     gate: createJoinGate(repo, {
       testRoom: app.config.env !== 'production',
       // Without an SFU, a full mesh: at most a few people (modules/media).
