@@ -33,7 +33,16 @@ interface Speaker {
   stream: SpeechStream;
   flushTimer: ReturnType<typeof setTimeout> | null;
   closeTimer: ReturnType<typeof setTimeout> | null;
+  /** Audio written so far (ms of 16 kHz mono s16le). */
+  fedMs: number;
+  /** The recent frames: the stream time each one ended at, and when it arrived (ms). */
+  frames: Array<{ endMs: number; at: number }>;
 }
+
+/** Frames remembered per speaker for the speech-to-text latency (about 30 s of 100 ms frames). */
+const FRAMES_KEPT = 300;
+/** 16 kHz mono s16le: 32 bytes a millisecond. */
+const BYTES_PER_MS = 32;
 
 /**
  * Live captions: one continuous speech stream per speaker (its socket's audio frames), utterances
@@ -49,6 +58,11 @@ export function createLiveCaptions(deps: {
   repo: Pick<AiRepository, 'insertLine'>;
   log: FastifyBaseLogger;
   timings?: LiveCaptionTimings;
+  /**
+   * Speech-to-text latency (seconds): from the arrival of the audio frame in which an utterance
+   * ended to the engine's text of it (/metrics).
+   */
+  onSpeechLatency?: (seconds: number) => void;
 }) {
   const { engines, log } = deps;
   const timings = deps.timings ?? LIVE_CAPTION_TIMINGS;
@@ -88,10 +102,21 @@ export function createLiveCaptions(deps: {
     try {
       const stream = stt.openStream({
         language: 'en',
-        onUtterance: (u) => track(deliver(room.id, participantId, u)),
+        onUtterance: (u) => {
+          measure(participantId, u);
+          track(deliver(room.id, participantId, u));
+        },
         onError: (err) => log.warn({ err, participantId }, 'speech stream failed'),
       });
-      const speaker: Speaker = { roomId: room.id, name, stream, flushTimer: null, closeTimer: null };
+      const speaker: Speaker = {
+        roomId: room.id,
+        name,
+        stream,
+        flushTimer: null,
+        closeTimer: null,
+        fedMs: 0,
+        frames: [],
+      };
       speakers.set(participantId, speaker);
       if (before) {
         refused.delete(participantId);
@@ -109,6 +134,13 @@ export function createLiveCaptions(deps: {
       refused.set(participantId, { roomId: room.id, retryAt: Date.now() + timings.reopenAfterMs });
       return null;
     }
+  }
+
+  /** The latency of an utterance the engine just gave: now, less when its last frame arrived. */
+  function measure(participantId: string, u: Utterance): void {
+    const frames = speakers.get(participantId)?.frames;
+    const last = frames?.find((f) => f.endMs >= u.endMs);
+    if (last) deps.onSpeechLatency?.((Date.now() - last.at) / 1000);
   }
 
   function track(p: Promise<void>): void {
@@ -218,6 +250,9 @@ export function createLiveCaptions(deps: {
       const speaker = speakers.get(actor.participantId) ?? open(room, actor.participantId, member.name);
       if (!speaker) return;
       speaker.name = member.name;
+      speaker.fedMs += pcm.length / BYTES_PER_MS;
+      speaker.frames.push({ endMs: speaker.fedMs, at: Date.now() });
+      if (speaker.frames.length > FRAMES_KEPT) speaker.frames.shift();
       speaker.stream.write(pcm);
       rearm(actor.participantId, speaker);
     },

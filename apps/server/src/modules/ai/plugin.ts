@@ -19,6 +19,7 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
     engines: app.aiEngines,
     repo,
     log: app.log,
+    onSpeechLatency: (seconds) => app.metrics.speechLatency(seconds),
   });
   const service = createAiService({ repo, engines: app.aiEngines, rooms: app.rooms, log: app.log });
   /** What `joined` shows of the captions so far: the last lines, untranslated (none in the test room). */
@@ -42,7 +43,7 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => captions.close());
 }
 
-export default fp(aiPlugin, { name: 'ai', dependencies: ['ai-engines', 'rooms', 'realtime'] });
+export default fp(aiPlugin, { name: 'ai', dependencies: ['ai-engines', 'rooms', 'realtime', 'metrics'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

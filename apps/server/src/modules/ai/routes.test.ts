@@ -99,6 +99,12 @@ describe('AI routes', () => {
     });
     const own = await h.socket.next('new_transcript', 5000);
     expect(own.transcript.translatedText).toBeNull();
+    // /metrics has the line's speech-to-text latency: from its last frame's arrival to its text.
+    const metrics = (await t.app.inject({ url: '/metrics' })).body;
+    const count = /^parley_speech_to_text_latency_seconds_count (\d+)$/m.exec(metrics);
+    const sum = /^parley_speech_to_text_latency_seconds_sum (\S+)$/m.exec(metrics);
+    expect(Number(count?.[1])).toBeGreaterThanOrEqual(1);
+    expect(Number(sum?.[1])).toBeGreaterThan(0);
 
     const saved = await t.app.inject({
       url: `/api/meetings/${row.meetingId}/transcripts`,

@@ -12,8 +12,8 @@ const sameText = (a: string, b: string) =>
 /**
  * `/metrics` in Prometheus' text format (prom-client), one registry per app: HTTP latency by
  * route (the route's pattern, never the raw URL, so ids do not explode the label set), this
- * instance's meetings and participants, WebSocket messages by direction and type, and the
- * process defaults (memory, event loop lag, GC). With METRICS_TOKEN the scrape needs
+ * instance's meetings and participants, WebSocket messages by direction and type, the live
+ * captions' speech-to-text latency, and the process defaults (memory, event loop lag, GC). With METRICS_TOKEN the scrape needs
  * `Authorization: Bearer <token>`; without it, keep /metrics off the public proxy.
  */
 async function metricsPlugin(app: FastifyInstance): Promise<void> {
@@ -60,6 +60,14 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
     },
   });
 
+  const speech = new Histogram({
+    name: 'parley_speech_to_text_latency_seconds',
+    help: 'Live captions: from the audio frame in which an utterance ended arriving to its text from the engine',
+    buckets: [0.1, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10],
+    registers: [register],
+  });
+  app.decorate('metrics', { speechLatency: (seconds: number) => speech.observe(seconds) });
+
   app.realtime.settings.countMessage = (direction, type) => ws.inc({ direction, type });
   app.addHook('onResponse', async (request, reply) => {
     http.observe(
@@ -82,3 +90,10 @@ async function metricsPlugin(app: FastifyInstance): Promise<void> {
 }
 
 export default fp(metricsPlugin, { name: 'metrics', dependencies: ['realtime', 'jobs'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What other modules report to /metrics. */
+    metrics: { speechLatency(seconds: number): void };
+  }
+}
