@@ -13,6 +13,7 @@ const ALL = [
   'http-load',
   'ws-room',
   'chat-load',
+  'cluster-failover',
   'join-to-first-frame',
   'speech-wer',
   'caption-latency',

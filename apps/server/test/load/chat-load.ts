@@ -238,7 +238,6 @@ export async function runChatLoad(
 ): Promise<ChatLoadResult> {
   const { clients: n, meetings: m, durationS, intervalMs } = options;
   const drainMs = options.drainMs ?? 3000;
-  const errors: string[] = [];
   const host = await instances[0]!.app.inject({ url: '/api/health' }); // warm
   if (host.statusCode !== 200) throw new Error('instance not healthy');
   // Meetings owned by one host (created in the database directly, as the other tests do).
@@ -279,6 +278,69 @@ export async function runChatLoad(
   const joinMs = performance.now() - t0;
   const perInstance = instances.map((_, i) => clients.filter((c) => c.instance === i).length);
 
+  const chat = await measureChat(clients, redisUrl, { durationS, intervalMs, drainMs });
+  for (const c of clients) c.ws.terminate();
+  const { durationS: measuredS, ...figures } = chat;
+  return {
+    clients: n,
+    meetings: m,
+    perInstance,
+    durationS: measuredS,
+    joinMs: Math.round(joinMs),
+    rosterConvergenceMs: rosterConvergence(clients),
+    ...figures,
+  };
+}
+
+/** What the chat phase measured (ChatLoadResult's chat figures). */
+export type ChatFigures = Omit<
+  ChatLoadResult,
+  'clients' | 'meetings' | 'perInstance' | 'joinMs' | 'rosterConvergenceMs'
+>;
+
+/**
+ * Per meeting (its members joined at once): from its first REST join to every member knowing all
+ * the others; p50 and max over the meetings, and how many never converged.
+ */
+export function rosterConvergence(clients: Client[]): ChatLoadResult['rosterConvergenceMs'] {
+  const convergence: number[] = [];
+  let unconverged = 0;
+  for (const members of groupByMeeting(clients).values()) {
+    if (members.some((c) => c.convergedAt === null)) {
+      unconverged++;
+      continue;
+    }
+    const start = Math.min(...members.map((c) => c.startedAt));
+    convergence.push(Math.max(...members.map((c) => c.convergedAt!)) - start);
+  }
+  convergence.sort((a, b) => a - b);
+  return {
+    p50: Math.round(percentile(convergence, 50)),
+    max: Math.round(convergence[convergence.length - 1] ?? NaN),
+    unconverged,
+  };
+}
+
+/** The clients by meeting. */
+export function groupByMeeting(clients: Client[]): Map<number, Client[]> {
+  const byMeeting = new Map<number, Client[]>();
+  for (const c of clients) byMeeting.set(c.meeting, [...(byMeeting.get(c.meeting) ?? []), c]);
+  return byMeeting;
+}
+
+/**
+ * The chat phase on joined clients: each sends sequence-numbered chat every `intervalMs` (random
+ * phase) for `durationS`; every receipt is checked (lost, duplicated, out of order per sender)
+ * and timed; Redis commands are counted from INFO commandstats on `redisUrl`.
+ */
+export async function measureChat(
+  clients: Client[],
+  redisUrl: string,
+  options: { durationS: number; intervalMs: number; drainMs?: number },
+): Promise<ChatFigures> {
+  const { durationS, intervalMs } = options;
+  const drainMs = options.drainMs ?? 3000;
+  const errors: string[] = [];
   const latencies: number[] = [];
   let outOfOrder = 0;
   for (const c of clients) {
@@ -341,9 +403,7 @@ export async function runChatLoad(
   let received = 0;
   let lost = 0;
   let duplicated = 0;
-  const byMeeting = new Map<number, Client[]>();
-  for (const c of clients) byMeeting.set(c.meeting, [...(byMeeting.get(c.meeting) ?? []), c]);
-  for (const members of byMeeting.values()) {
+  for (const members of groupByMeeting(clients).values()) {
     for (const receiver of members) {
       for (const sender of members) {
         expected += sender.seq;
@@ -356,17 +416,6 @@ export async function runChatLoad(
     }
   }
   const sent = clients.reduce((sum, c) => sum + c.seq, 0);
-  const convergence: number[] = [];
-  let unconverged = 0;
-  for (const members of byMeeting.values()) {
-    if (members.some((c) => c.convergedAt === null)) {
-      unconverged++;
-      continue;
-    }
-    const start = Math.min(...members.map((c) => c.startedAt));
-    convergence.push(Math.max(...members.map((c) => c.convergedAt!)) - start);
-  }
-  convergence.sort((a, b) => a - b);
   const commands: Record<string, number> = {};
   let totalCommands = 0;
   for (const [name, calls] of Object.entries(after)) {
@@ -376,21 +425,11 @@ export async function runChatLoad(
       totalCommands += d;
     }
   }
-  for (const c of clients) c.ws.terminate();
   latencies.sort((a, b) => a - b);
   const round = (x: number) => Math.round(x * 100) / 100;
   const sendS = (sendEnd - sendStart) / 1000;
   return {
-    clients: n,
-    meetings: m,
-    perInstance,
     durationS: round(sendS),
-    joinMs: Math.round(joinMs),
-    rosterConvergenceMs: {
-      p50: Math.round(percentile(convergence, 50)),
-      max: Math.round(convergence[convergence.length - 1] ?? NaN),
-      unconverged,
-    },
     sent,
     expectedReceipts: expected,
     received,
