@@ -86,6 +86,32 @@ describe.skipIf(!redisReachable && !redisRequired)('the Redis room store', () =>
     await a.delete(roomId);
   });
 
+  it('runs the changes waiting on one instance under one take of the lock, each settled as its own', async () => {
+    const roomId = `store-batch-${Math.random()}`;
+    await a.open(meeting(roomId), (room) => room.members.set('m0', member('m0', `b0-${roomId}`)));
+    const results = await Promise.allSettled([
+      a.update(roomId, (room) => room?.denied.set('k1', { id: 'p1', name: 'P1' }).size),
+      a.update(roomId, () => {
+        throw new Error('refused');
+      }),
+      a.update(roomId, (room) => room?.denied.set('k2', { id: 'p2', name: 'P2' }).size),
+      a.delete(roomId),
+      a.update(roomId, (room) => room === undefined),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? 'ok' : (r.reason as Error).message))).toEqual([
+      'ok',
+      'refused',
+      'ok',
+      'ok',
+      'ok',
+    ]);
+    expect(results[0]).toMatchObject({ value: 1 });
+    expect(results[2]).toMatchObject({ value: 2 });
+    expect(results[3]).toMatchObject({ value: { id: roomId } });
+    expect(results[4]).toMatchObject({ value: true });
+    expect(await b.get(roomId)).toBeUndefined();
+  });
+
   it('keeps maps, dates and tokens; forgets tokens and rooms that are gone', async () => {
     const roomId = `store-keep-${Math.random()}`;
     const startedAt = await a.open(meeting(roomId), (room) => {
