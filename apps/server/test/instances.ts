@@ -4,9 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { afterAll, beforeAll } from 'vitest';
 import type { DbHandle } from '../src/db/index.js';
-import type { TestContext } from './app.js';
-import { listen } from './ws-client.js';
+import { signIn, type TestContext } from './app.js';
+import { createTestDb } from './db.js';
+import { listen, type TestSocket } from './ws-client.js';
 
 /** The machine's Redis, which the tests of several instances share (their keys are their own). */
 export const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -49,4 +51,34 @@ export async function startInstance(
   const t: TestContext = { app, db, config, close: () => app.close() };
   const { ws } = await listen(t);
   return { t, ws };
+}
+
+/**
+ * Two instances on one fresh database and the machine's Redis for the `describe` that calls it
+ * (started before its tests, closed after them with the sockets pushed to `opened`), and a
+ * signed-in user to host meetings. Read its fields inside the tests.
+ */
+export function twoInstances(name: string) {
+  const run = `${name}-${Math.random().toString(36).slice(2, 8)}`;
+  const pair = {
+    db: null as unknown as DbHandle,
+    a: null as unknown as Instance,
+    b: null as unknown as Instance,
+    hostId: '',
+    opened: [] as TestSocket[],
+  };
+  beforeAll(async () => {
+    if (!redisReachable) throw new Error('Redis is not listening on 127.0.0.1:6379');
+    pair.db = await createTestDb();
+    pair.a = await startInstance(pair.db, `${run}-a`);
+    pair.b = await startInstance(pair.db, `${run}-b`);
+    ({ userId: pair.hostId } = await signIn(pair.a.t, { email: `${run}-host@example.com` }));
+  });
+  afterAll(async () => {
+    for (const s of pair.opened) s.drop();
+    await pair.a?.t.close().catch(() => undefined);
+    await pair.b?.t.close().catch(() => undefined);
+    await pair.db?.close();
+  });
+  return pair;
 }

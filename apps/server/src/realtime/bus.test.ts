@@ -1,24 +1,12 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, redisReachable, redisRequired } from '../../test/instances.js';
 import { createTestApp, signIn, type TestContext } from '../../test/app.js';
 import { createMeeting } from '../../test/meetings.js';
 import { enter, listen } from '../../test/ws-client.js';
 import { createRedisBus, type BusEnvelope } from '../providers/bus/index.js';
 
-const REDIS_URL = 'redis://127.0.0.1:6379';
-
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const socket = net.connect(6379, '127.0.0.1');
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-});
-
 // Runs against the real Redis on 127.0.0.1:6379 (scripts/install-system-deps.sh installs and starts
 // it). On CI a missing Redis is a failure, not a skip: the suite must not pass over a real part.
-const redisRequired = process.env.CI === 'true';
 
 describe.skipIf(!redisReachable && !redisRequired)('Redis room bus', () => {
   let t: TestContext;

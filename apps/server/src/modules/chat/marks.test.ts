@@ -1,17 +1,8 @@
-import net from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, redisReachable, redisRequired } from '../../../test/instances.js';
 import { createRedisSharedState, type SharedState } from '../../providers/bus/index.js';
 import { chatMarkKey, createMemoryChatMarks, createSharedChatMarks } from './marks.js';
-
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const socket = net.connect(6379, '127.0.0.1');
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-});
 
 describe('chat duplicate marks', () => {
   it('tell one message from another by room, sender, text and file', () => {
@@ -37,14 +28,14 @@ describe('chat duplicate marks', () => {
     expect(await marks.claim('a', 1000)).toBe(true);
   });
 
-  describe.skipIf(!redisReachable && process.env.CI !== 'true')('shared through Redis', () => {
+  describe.skipIf(!redisReachable && !redisRequired)('shared through Redis', () => {
     // Two connections, as two server instances would have.
     let a: SharedState;
     let b: SharedState;
     beforeAll(async () => {
       const log = pino({ level: 'silent' });
-      a = await createRedisSharedState('redis://127.0.0.1:6379', log);
-      b = await createRedisSharedState('redis://127.0.0.1:6379', log);
+      a = await createRedisSharedState(REDIS_URL, log);
+      b = await createRedisSharedState(REDIS_URL, log);
     });
     afterAll(async () => {
       await a?.close();

@@ -2,43 +2,21 @@
  * Attendance with one meeting across two server instances (REDIS_URL): each instance keeps the
  * entries of the sockets it holds, and hears the room's news whichever instance published it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../../../test/app.js';
-import { createTestDb } from '../../../test/db.js';
-import { redisReachable, redisRequired, startInstance, type Instance } from '../../../test/instances.js';
+import { describe, expect, it } from 'vitest';
+import { redisReachable, redisRequired, twoInstances } from '../../../test/instances.js';
 import { createMeeting } from '../../../test/meetings.js';
-import { connect, enter, type TestSocket } from '../../../test/ws-client.js';
-import type { DbHandle } from '../../db/index.js';
+import { connect, enter } from '../../../test/ws-client.js';
 import { createReportRepository } from './repository.js';
 
-const run = Math.random().toString(36).slice(2, 8);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!redisReachable && !redisRequired)('attendance across two instances', () => {
-  let db: DbHandle;
-  let a: Instance;
-  let b: Instance;
-  let hostId: string;
-  const opened: TestSocket[] = [];
-
-  beforeAll(async () => {
-    if (!redisReachable) throw new Error('Redis is not listening on 127.0.0.1:6379');
-    db = await createTestDb();
-    a = await startInstance(db, `ra-${run}`);
-    b = await startInstance(db, `rb-${run}`);
-    ({ userId: hostId } = await signIn(a.t, { email: 'report-host@example.com' }));
-  });
-  afterAll(async () => {
-    for (const s of opened) s.drop();
-    await a?.t.close().catch(() => undefined);
-    await b?.t.close().catch(() => undefined);
-    await db?.close();
-  });
+  const pair = twoInstances('report');
 
   /** The meeting's rows once both instances' writes are done. */
   async function rows(meetingId: string) {
-    await Promise.all([a.t.app.attendance.settled(), b.t.app.attendance.settled()]);
-    return (await createReportRepository(db.db).attendance(meetingId)).map((r) => ({
+    await Promise.all([pair.a.t.app.attendance.settled(), pair.b.t.app.attendance.settled()]);
+    return (await createReportRepository(pair.db.db).attendance(meetingId)).map((r) => ({
       name: r.name,
       open: r.leftAt === null,
     }));
@@ -54,10 +32,10 @@ describe.skipIf(!redisReachable && !redisRequired)('attendance across two instan
   }
 
   it('keeps one row for a participant who moves to the other instance, and closes it when it leaves', async () => {
-    const m = await createMeeting(a.t, { hostId });
-    const ann = await enter(a.t, a.ws, m.meetingId, { name: 'Ann' });
-    const bob = await enter(b.t, b.ws, m.meetingId, { name: 'Bob' });
-    opened.push(ann.socket, bob.socket);
+    const m = await createMeeting(pair.a.t, { hostId: pair.hostId });
+    const ann = await enter(pair.a.t, pair.a.ws, m.meetingId, { name: 'Ann' });
+    const bob = await enter(pair.b.t, pair.b.ws, m.meetingId, { name: 'Bob' });
+    pair.opened.push(ann.socket, bob.socket);
     expect(
       await until(
         () => rows(m.id),
@@ -74,8 +52,8 @@ describe.skipIf(!redisReachable && !redisRequired)('attendance across two instan
       () => rows(m.id),
       (r) => r.some((x) => x.name === 'Bob' && !x.open),
     );
-    const back = await connect(a.ws, m.meetingId, { name: 'Bob' });
-    opened.push(back);
+    const back = await connect(pair.a.ws, m.meetingId, { name: 'Bob' });
+    pair.opened.push(back);
     back.send({ type: 'join_meeting', joinToken: bob.join.joinToken });
     expect((await back.next('joined')).self.id).toBe(bob.join.id);
     expect(
@@ -103,9 +81,9 @@ describe.skipIf(!redisReachable && !redisRequired)('attendance across two instan
   });
 
   it('closes the row of someone whose instance is gone when the room says it left', async () => {
-    const m = await createMeeting(a.t, { hostId });
+    const m = await createMeeting(pair.a.t, { hostId: pair.hostId });
     // A row left open by an instance that crashed: no instance holds an entry for it.
-    const repo = createReportRepository(db.db);
+    const repo = createReportRepository(pair.db.db);
     await repo.openAttendance({
       meetingId: m.id,
       participantId: 'gone-with-its-instance',
@@ -115,7 +93,7 @@ describe.skipIf(!redisReachable && !redisRequired)('attendance across two instan
     });
     expect(await rows(m.id)).toEqual([{ name: 'Cy', open: true }]);
     // The presence sweep says Cy left (participant_left): whichever instance hears it closes it.
-    await b.t.app.attendance.gone('gone-with-its-instance', m.id);
+    await pair.b.t.app.attendance.gone('gone-with-its-instance', m.id);
     expect(await rows(m.id)).toEqual([{ name: 'Cy', open: false }]);
   });
 });

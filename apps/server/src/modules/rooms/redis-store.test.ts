@@ -1,21 +1,10 @@
-import net from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDIS_URL, redisReachable, redisRequired } from '../../../test/instances.js';
 import { createRedisSharedState, type SharedState } from '../../providers/bus/index.js';
 import { ROOM_KEYS, createRedisRoomStore } from './redis-store.js';
 import { hashJoinToken, type MemberState, type RoomMeeting } from './state.js';
 import type { RoomStateStore } from './store.js';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const redisReachable = await new Promise<boolean>((resolve) => {
-  const socket = net.connect(6379, '127.0.0.1');
-  socket.once('connect', () => {
-    socket.destroy();
-    resolve(true);
-  });
-  socket.once('error', () => resolve(false));
-});
-const redisRequired = process.env.CI === 'true';
 
 const meeting = (id: string): RoomMeeting => ({
   id,
