@@ -343,8 +343,10 @@ export async function measureChat(
   const errors: string[] = [];
   const latencies: number[] = [];
   let outOfOrder = 0;
+  // Listeners of this phase only: removed at its end, so what happens later is not counted here.
+  const listening: Array<() => void> = [];
   for (const c of clients) {
-    c.ws.on('message', (data) => {
+    const onMessage = (data: WebSocket.RawData) => {
       const msg = JSON.parse(String(data)) as {
         type: string;
         content?: string;
@@ -364,9 +366,15 @@ export async function measureChat(
       if (list.length > 0 && s < list[list.length - 1]!) outOfOrder++;
       list.push(s);
       c.got.set(sender!, list);
-    });
-    c.ws.on('close', (code) => {
+    };
+    const onClose = (code: number) => {
       if (errors.length < 20) errors.push(`${c.index}: closed ${code}`);
+    };
+    c.ws.on('message', onMessage);
+    c.ws.on('close', onClose);
+    listening.push(() => {
+      c.ws.off('message', onMessage);
+      c.ws.off('close', onClose);
     });
   }
 
@@ -397,6 +405,7 @@ export async function measureChat(
   await sleep(drainMs);
   const after = await commandStats(redis);
   await redis.quit();
+  for (const stop of listening) stop();
 
   // Check: every member of a meeting got each message of every member (itself included) once.
   let expected = 0;
