@@ -1,3 +1,5 @@
+import { SFU_VIEW } from '@parley/protocol/constants';
+import { useEffect } from 'react';
 import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
@@ -11,6 +13,7 @@ import { MediaAlerts } from './MediaAlerts';
 import { RoomDialogs } from './RoomDialogs';
 import { RoomHeader } from './RoomHeader';
 import { SidePanel } from './SidePanel';
+import { SpeakerView } from './SpeakerView';
 import { RemoteTile, ScreenStage, SelfTile } from './VideoTiles';
 
 function gridClass(n: number): string {
@@ -45,6 +48,22 @@ export function RoomView() {
   const selfTile = (small?: boolean) => (
     <SelfTile media={session.media} name={name} isHost={isHost} small={small} speakerId={speakerId} />
   );
+  // On the SFU, while someone presents: their screen high, the first others' cameras low.
+  const sfuShare = room.mediaMode === 'sfu' && sharer ? sharer.id : null;
+  const shareWants = sfuShare
+    ? JSON.stringify([
+        ...(sfuShare !== self?.id ? [{ participantId: sfuShare, quality: 'high' }] : []),
+        ...room.participants
+          .filter((p) => p.id !== sfuShare)
+          .slice(0, SFU_VIEW.maxVideos - 1)
+          .map((p) => ({ participantId: p.id, quality: 'low' })),
+      ])
+    : null;
+  useEffect(() => {
+    if (shareWants)
+      session.setVideoView(JSON.parse(shareWants) as Parameters<typeof session.setVideoView>[0]);
+  }, [session, shareWants]);
+
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
       <RemoteTile key={p.id} remote={session.remote} participant={p} small={small} speakerId={speakerId} />
@@ -77,6 +96,13 @@ export function RoomView() {
                 {remoteTiles(true)}
               </div>
             </div>
+          ) : room.mediaMode === 'sfu' && room.participants.length > 0 ? (
+            <SpeakerView
+              participants={room.participants}
+              activeSpeakerId={room.activeSpeakerId}
+              selfTile={selfTile(true)}
+              speakerId={speakerId}
+            />
           ) : (
             <div className="flex min-h-0 flex-1 items-center justify-center overflow-y-auto py-1">
               <div className={cn('mx-auto grid w-full content-center gap-2 sm:gap-3', gridClass(count))}>
