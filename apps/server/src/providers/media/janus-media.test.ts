@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JanusMedia, midsOf } from './janus-media.js';
+import { JanusMedia, TALKING_LEVEL, TALKING_PACKETS, midsOf } from './janus-media.js';
 import type { SfuStream } from './types.js';
 
 /**
@@ -177,8 +177,8 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     expect(control.create).toHaveBeenCalledWith(
       expect.objectContaining({
         talking_events: true,
-        talking_level_threshold: 50,
-        talking_packets_threshold: 50,
+        talking_level_threshold: TALKING_LEVEL,
+        talking_packets_threshold: TALKING_PACKETS,
       }),
     );
   });
@@ -207,7 +207,8 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     // Before the page says what it shows: everyone's audio and video, the top layer.
     expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
     expect(subA.receiving('video')).toEqual(['b', 'c', 'd']);
-    expect(subA.layerOf('b')).toBe(2);
+    // The top layer is Janus's default for a new stream: nothing is asked.
+    expect(subA.configures).toEqual([]);
 
     // Stage b (high), thumbnail c (low); d is on another page: its video goes, its audio stays.
     await media.view('r', 'a', [
@@ -217,7 +218,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await settle();
     expect(subA.receiving('video')).toEqual(['b', 'c']);
     expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
-    expect(subA.layerOf('b')).toBe(2);
+    expect(subA.layerOf('b')).toBeUndefined(); // still the default, the top
     expect(subA.layerOf('c')).toBe(0);
     expect(subA.updates.at(-1)).toEqual({ unsubscribe: [{ feed: 'd', mid: '1' }] });
 

@@ -23,10 +23,12 @@ const MAX_PUBLISHERS = 100;
 /**
  * Janus's talking detection (VideoRoom `audiolevel_event`): a publisher talks when the average
  * audio level (RFC 6464, -dBov: 0 loudest, 127 silence) of its last TALKING_PACKETS packets (20 ms
- * each: one second) is under TALKING_LEVEL, and stops when it is over again.
+ * each: half a second) is under TALKING_LEVEL, and stops when it is over again. Janus's defaults
+ * (25 over 100 packets) let speech with pauses through only now and then: measured in
+ * e2e/tests/sfu.spec.ts, see README "Media".
  */
-export const TALKING_LEVEL = 50;
-export const TALKING_PACKETS = 50;
+export const TALKING_LEVEL = 60;
+export const TALKING_PACKETS = 25;
 /** janode's event for VideoRoom's `talking` / `stopped-talking`. */
 const TALKING = 'videoroom_talking';
 
@@ -368,7 +370,10 @@ export class JanusMedia implements MediaProvider {
       const layer = me.view?.get(String(s.feed_id)) ?? 2;
       const key = `${s.mid} ${String(s.feed_id)}`;
       current.set(key, layer);
-      if (me.layers.get(key) !== layer) changes.push({ mid: String(s.mid), substream: layer });
+      // A new stream starts on Janus's default, the top layer: asking for it again would only
+      // send the publisher another key frame request while the subscriber is still connecting.
+      const had = me.layers.get(key) ?? 2;
+      if (had !== layer) changes.push({ mid: String(s.mid), substream: layer });
     }
     if (changes.length > 0) await timed(handle.configure({ streams: changes }), 'configure layers');
     me.layers = current;
