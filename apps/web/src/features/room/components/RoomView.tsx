@@ -59,10 +59,22 @@ export function RoomView() {
           .map((p) => ({ participantId: p.id, quality: 'low' })),
       ])
     : null;
+  // The speaker layout once someone has spoken (or when the grid could not show everyone's
+  // video); until then the grid, every video at the top layer, so the move from the mesh to the
+  // SFU changes neither the tiles nor the layers they receive.
+  const speakerLayout =
+    room.mediaMode === 'sfu' &&
+    !sharer &&
+    room.participants.length > 0 &&
+    (room.activeSpeakerId !== null || room.participants.length > SFU_VIEW.maxVideos);
+  const gridWants =
+    room.mediaMode === 'sfu' && !sharer && !speakerLayout
+      ? JSON.stringify(room.participants.map((p) => ({ participantId: p.id, quality: 'high' })))
+      : null;
+  const wants = shareWants ?? gridWants;
   useEffect(() => {
-    if (shareWants)
-      session.setVideoView(JSON.parse(shareWants) as Parameters<typeof session.setVideoView>[0]);
-  }, [session, shareWants]);
+    if (wants) session.setVideoView(JSON.parse(wants) as Parameters<typeof session.setVideoView>[0]);
+  }, [session, wants]);
 
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
@@ -96,7 +108,7 @@ export function RoomView() {
                 {remoteTiles(true)}
               </div>
             </div>
-          ) : room.mediaMode === 'sfu' && room.participants.length > 0 ? (
+          ) : speakerLayout ? (
             <SpeakerView
               participants={room.participants}
               activeSpeakerId={room.activeSpeakerId}
