@@ -471,6 +471,16 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
   });
 
   it('the one who speaks is shown large on everyone’s page', async () => {
+    // Gus's view of Hana through the change from the grid to the speaker layout (tiles remount).
+    const samples: { t: number; frames: number }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const s = (await rooms.gus.remoteMedia().catch(() => [])).find((m) => m.id === ids.hana);
+        if (s?.tile) samples.push({ t: Date.now(), frames: s.tile.presentedFrames });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
     const joined = Date.now();
     await rooms.sam.open(meetingId);
     await rooms.sam.joinFromDialog('Sam', { micOn: true });
@@ -495,6 +505,19 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     console.log(
       `active speaker: Sam's publisher connected ${publishingMs} ms after his join began; Sam on ` +
         `the stage of every page ${JSON.stringify(stageMs)} ms after his join began`,
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    sampling = false;
+    await sampler;
+    let longestStallMs = 0;
+    let stallFrom = samples[0]?.t ?? 0;
+    for (let i = 1; i < samples.length; i++) {
+      if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
+      longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
+    }
+    console.log(
+      `layout change: Gus's view of Hana (grid → thumbnail) longest stall ${longestStallMs} ms ` +
+        `over ${samples.length} samples`,
     );
     // Sam himself keeps someone else on his stage (his own voice does not put him there).
     const samLayout = await layoutOf(rooms.sam.page);
