@@ -8,6 +8,7 @@ import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '.
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { speechWav } from '../support/speech.js';
 
 /** `janus --version` prints the version and exits 1; any output naming it means it is installed. */
 const janus = spawnSync('janus', ['--version'], { encoding: 'utf8' });
@@ -19,14 +20,21 @@ if (!installed)
  * Three browsers at 320x240 (TESTING-MEDIA: 2 cores carry 6 such pages through Janus at full
  * frame rate): the camera is asked for at that size before the app's own constraints apply.
  */
-async function smallCameraContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  const ctx = await newContext(browser, baseURL);
-  await ctx.addInitScript(() => {
-    const md = navigator.mediaDevices;
-    const original = md.getUserMedia.bind(md);
-    md.getUserMedia = (c?: MediaStreamConstraints) =>
-      original(c?.video ? { ...c, video: { width: 320, height: 240, frameRate: 15 } } : c);
-  });
+async function smallCameraContext(
+  browser: Browser,
+  baseURL: string,
+  { width = 320, height = 240, viewport = VIEWPORTS.desktop as { width: number; height: number } } = {},
+): Promise<BrowserContext> {
+  const ctx = await newContext(browser, baseURL, viewport);
+  await ctx.addInitScript(
+    ({ width, height }) => {
+      const md = navigator.mediaDevices;
+      const original = md.getUserMedia.bind(md);
+      md.getUserMedia = (c?: MediaStreamConstraints) =>
+        original(c?.video ? { ...c, video: { width, height, frameRate: 15 } } : c);
+    },
+    { width, height },
+  );
   return ctx;
 }
 
@@ -121,13 +129,21 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
 
   it('a third moves everyone to the SFU, with no gap in the first two’s video', async () => {
     // Hana's view of Gus, sampled through the switch: the tile must keep presenting frames.
-    const samples: { t: number; frames: number; decoded: number }[] = [];
+    const samples: { t: number; frames: number; decoded: number; element: number; stage: string | null }[] =
+      [];
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
         const s = (await host.remoteMedia().catch(() => [])).find((m) => m.name === 'Gus');
+        const stage = (await layoutOf(pages[0]!).catch(() => null))?.stage ?? null;
         if (s?.tile)
-          samples.push({ t: Date.now(), frames: s.tile.presentedFrames, decoded: s.framesDecoded });
+          samples.push({
+            t: Date.now(),
+            frames: s.tile.presentedFrames,
+            decoded: s.framesDecoded,
+            element: s.tile.element,
+            stage,
+          });
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
@@ -198,6 +214,7 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       for (const e of errors) expect(e.filter((x) => !x.includes('WebSocket'))).toEqual([]);
     } catch (err) {
       await stopSampling();
+      console.log(`samples of Hana's view of Gus: ${JSON.stringify(samples)}`);
       console.log(`server log (last 40 lines):\n${server.logs.join('').split('\n').slice(-40).join('\n')}`);
       console.log(`sfu views: ${JSON.stringify(await Promise.all(pages.map(sfuView)))}`);
       console.log(`page errors: ${JSON.stringify(errors)}\npage sfu logs:\n${sfuLogs.join('\n')}`);
@@ -305,5 +322,270 @@ describe('a server without Janus', () => {
       );
       await screenshot(page, `sfu-mesh-full-${viewport.width}`);
     }
+  });
+});
+
+/** Who is on the speaker layout's stage, and which remote tiles and audio-only elements it shows. */
+function layoutOf(page: Page): Promise<{ stage: string | null; thumbnails: string[]; audioOnly: string[] }> {
+  return page.evaluate(() => {
+    const ids = (sel: string) =>
+      [...document.querySelectorAll<HTMLElement>(sel)].map((e) => e.dataset.participantId ?? '');
+    return {
+      stage:
+        document.querySelector<HTMLElement>('[data-testid="speaker-stage"]')?.dataset.participantId ?? null,
+      thumbnails: ids('[data-testid="speaker-thumbnails"] [data-testid="remote-tile"]'),
+      audioOnly: ids('[data-testid="remote-audio"]'),
+    };
+  });
+}
+
+interface InboundVideo {
+  frameWidth: number;
+  framesDecoded: number;
+}
+
+/**
+ * What the page's SFU subscriber receives per participant, from getStats: each inbound-rtp found
+ * by its mid in the server's stream map (`kinds`: which of audio/video are subscribed now).
+ */
+function received(
+  page: Page,
+): Promise<Record<string, { kinds: string[]; video: InboundVideo | null; audioEnergy: number }>> {
+  return page.evaluate(async () => {
+    const sfu = window.__parley?.sfu?.();
+    const out: Record<string, { kinds: string[]; video: InboundVideo | null; audioEnergy: number }> = {};
+    if (!sfu?.subscriber) return out;
+    const whose = new Map<string, string>();
+    for (const st of sfu.streams) {
+      whose.set(st.mid, st.participantId);
+      (out[st.participantId] ??= { kinds: [], video: null, audioEnergy: 0 }).kinds.push(st.kind);
+    }
+    (await sfu.subscriber.getStats()).forEach(
+      (s: {
+        type: string;
+        kind?: string;
+        mid?: string;
+        frameWidth?: number;
+        framesDecoded?: number;
+        totalAudioEnergy?: number;
+      }) => {
+        const id = s.type === 'inbound-rtp' && s.mid !== undefined ? whose.get(s.mid) : undefined;
+        const e = id ? out[id] : undefined;
+        if (!e) return;
+        if (s.kind === 'video')
+          e.video = { frameWidth: s.frameWidth ?? 0, framesDecoded: s.framesDecoded ?? 0 };
+        if (s.kind === 'audio') e.audioEnergy = s.totalAudioEnergy ?? 0;
+      },
+    );
+    return out;
+  });
+}
+
+/** The widths this page's publisher sends per simulcast layer (rid → frameWidth). */
+function sentLayers(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(async () => {
+    const out: Record<string, number> = {};
+    const pub = window.__parley?.sfu?.()?.publisher;
+    (await pub?.getStats())?.forEach(
+      (s: { type: string; kind?: string; rid?: string; frameWidth?: number }) => {
+        if (s.type === 'outbound-rtp' && s.kind === 'video' && s.rid) out[s.rid] = s.frameWidth ?? 0;
+      },
+    );
+    return out;
+  });
+}
+
+describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile layers, pages', () => {
+  let server: RunningServer;
+  let crowd: Browser;
+  let talker: Browser;
+  const rooms: Record<'hana' | 'gus' | 'ivy' | 'eve' | 'sam', RoomPage> = {} as never;
+  const ids: Record<string, string> = {};
+  const errors: string[][] = [];
+  let meetingId: string;
+
+  beforeAll(async () => {
+    server = await startServer({
+      MEDIA_PROVIDER: 'janus',
+      JANUS_ICE_ENFORCE_LIST: process.env.E2E_JANUS_IFACE ?? '',
+      LOG_LEVEL: 'info',
+    });
+    crowd = await launchBrowser();
+    // Sam's microphone plays speech (looped); everyone else joins with the microphone off.
+    talker = await launchBrowser({
+      fakeAudioFile: speechWav(
+        ['Let us look at the numbers for this quarter.', 'Sales are up and costs are down.'],
+        { gapSeconds: 0.4 },
+      ),
+    });
+    // 640x360 cameras: large enough for three distinct simulcast layers (640, 320, 160 wide).
+    const camera = { width: 640, height: 360 };
+    const open = async (b: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop) => {
+      const page = await (await smallCameraContext(b, server.url, { ...camera, viewport })).newPage();
+      errors.push(watchErrors(page));
+      return new RoomPage(page);
+    };
+    rooms.hana = await open(crowd);
+    rooms.gus = await open(crowd);
+    rooms.ivy = await open(crowd);
+    rooms.eve = await open(crowd, VIEWPORTS.phone);
+    rooms.sam = await open(talker);
+    await signInAsProHost(rooms.hana.page, {
+      email: 'scale-host@example.com',
+      firstName: 'Hana',
+      lastName: 'Host',
+    });
+    meetingId = await createMeeting(rooms.hana.page);
+  });
+
+  afterAll(async () => {
+    await crowd?.close();
+    await talker?.close();
+    await server?.stop();
+  });
+
+  it('four join on the SFU: the grid, until someone speaks', async () => {
+    await rooms.hana.open(meetingId, { host: true });
+    await rooms.hana.joinFromDialog('Hana', { micOn: false });
+    for (const [key, name] of [
+      ['gus', 'Gus'],
+      ['ivy', 'Ivy'],
+      ['eve', 'Eve'],
+    ] as const) {
+      await rooms[key].open(meetingId);
+      await rooms[key].joinFromDialog(name, { micOn: false });
+    }
+    for (const key of Object.keys(rooms) as (keyof typeof rooms)[]) {
+      if (key === 'sam') continue;
+      ids[key] = (await rooms[key].selfId())!;
+    }
+    for (const key of ['hana', 'gus', 'ivy', 'eve'] as const) {
+      await eventually(
+        () => sfuView(rooms[key].page),
+        (v) => v.publisher === 'connected' && v.subscriber === 'connected',
+        30_000,
+      );
+    }
+    // Nobody has spoken yet: the grid, every video at the top layer.
+    await expect(rooms.gus.page.getByTestId('speaker-view').count()).resolves.toBe(0);
+  });
+
+  it('the one who speaks is shown large on everyone’s page', async () => {
+    // Gus's view of Hana through the change from the grid to the speaker layout (tiles remount).
+    const samples: { t: number; frames: number }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const s = (await rooms.gus.remoteMedia().catch(() => [])).find((m) => m.id === ids.hana);
+        if (s?.tile) samples.push({ t: Date.now(), frames: s.tile.presentedFrames });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    const joined = Date.now();
+    await rooms.sam.open(meetingId);
+    await rooms.sam.joinFromDialog('Sam', { micOn: true });
+    ids.sam = (await rooms.sam.selfId())!;
+    let publishingMs = -1;
+    void eventually(
+      () => sfuView(rooms.sam.page),
+      (v) => v.publisher === 'connected',
+      30_000,
+    ).then(() => (publishingMs = Date.now() - joined));
+    const stageMs: Record<string, number> = {};
+    await Promise.all(
+      (['hana', 'gus', 'ivy', 'eve'] as const).map(async (key) => {
+        await eventually(
+          () => layoutOf(rooms[key].page),
+          (l) => l.stage === ids.sam,
+          30_000,
+        );
+        stageMs[key] = Date.now() - joined;
+      }),
+    );
+    console.log(
+      `active speaker: Sam's publisher connected ${publishingMs} ms after his join began; Sam on ` +
+        `the stage of every page ${JSON.stringify(stageMs)} ms after his join began`,
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    sampling = false;
+    await sampler;
+    let longestStallMs = 0;
+    let stallFrom = samples[0]?.t ?? 0;
+    for (let i = 1; i < samples.length; i++) {
+      if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
+      longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
+    }
+    console.log(
+      `layout change: Gus's view of Hana (grid → thumbnail) longest stall ${longestStallMs} ms ` +
+        `over ${samples.length} samples`,
+    );
+    // Sam himself keeps someone else on his stage (his own voice does not put him there).
+    const samLayout = await layoutOf(rooms.sam.page);
+    expect(samLayout.stage).not.toBe(ids.sam);
+    expect(samLayout.stage).not.toBeNull();
+  });
+
+  it('the large speaker tile receives a higher simulcast layer than the thumbnails', async () => {
+    const gus = rooms.gus.page;
+    const layout = await layoutOf(gus);
+    expect(layout.stage).toBe(ids.sam);
+    expect(layout.thumbnails.sort()).toEqual([ids.hana, ids.ivy, ids.eve].sort());
+    const sent = await sentLayers(rooms.sam.page);
+    console.log(`Sam sends simulcast layers ${JSON.stringify(sent)}`);
+    // The layer switch needs a key frame: wait until Gus decodes Sam wide and Hana small.
+    const r = await eventually(
+      () => received(gus),
+      (x) =>
+        (x[ids.sam!]?.video?.frameWidth ?? 0) > 0 &&
+        (x[ids.hana!]?.video?.frameWidth ?? 0) > 0 &&
+        x[ids.sam!]!.video!.frameWidth >= 2 * x[ids.hana!]!.video!.frameWidth,
+      20_000,
+    );
+    const widths = Object.fromEntries(Object.entries(r).map(([id, v]) => [id, v.video?.frameWidth ?? 0]));
+    console.log(
+      `Gus receives: Sam (stage) ${widths[ids.sam!]} px wide, Hana ${widths[ids.hana!]}, ` +
+        `Ivy ${widths[ids.ivy!]}, Eve ${widths[ids.eve!]} (thumbnails)`,
+    );
+    expect(widths[ids.sam!]).toBeGreaterThanOrEqual(2 * widths[ids.ivy!]!);
+    expect(widths[ids.sam!]).toBeGreaterThanOrEqual(2 * widths[ids.eve!]!);
+    await screenshot(gus, 'sfu-speaker-desktop');
+  });
+
+  it('on a phone two thumbnails fit: the third is audio only until its page is shown', async () => {
+    const eve = rooms.eve.page;
+    const first = await eventually(
+      () => layoutOf(eve),
+      (l) => l.stage === ids.sam && l.thumbnails.length === 2 && l.audioOnly.length === 1,
+      10_000,
+    );
+    const hidden = first.audioOnly[0]!;
+    // The hidden participant's video is not received (unsubscribed), their audio is.
+    const before = await eventually(
+      () => received(eve),
+      (x) => !!x[hidden] && !x[hidden].kinds.includes('video') && x[hidden].kinds.includes('audio'),
+      15_000,
+    );
+    for (const id of first.thumbnails) expect(before[id]?.kinds.sort()).toEqual(['audio', 'video']);
+    expect(before[ids.sam!]?.kinds.sort()).toEqual(['audio', 'video']);
+    await screenshot(eve, 'sfu-speaker-phone-page1');
+
+    await eve.getByRole('button', { name: 'Next page' }).click();
+    const second = await layoutOf(eve);
+    expect(second.thumbnails).toEqual([hidden]);
+    expect(second.audioOnly.sort()).toEqual([...first.thumbnails].sort());
+    // Now the hidden one's video flows, and the first page's two lose theirs.
+    const start = await received(eve);
+    const after = await eventually(
+      () => received(eve),
+      (x) =>
+        (x[hidden]?.video?.framesDecoded ?? 0) > (start[hidden]?.video?.framesDecoded ?? 0) + 10 &&
+        first.thumbnails.every((id) => !x[id]?.kinds.includes('video')),
+      15_000,
+    );
+    expect(after[hidden]?.kinds.sort()).toEqual(['audio', 'video']);
+    // Sam is heard all along (his audio energy keeps rising).
+    expect(after[ids.sam!]!.audioEnergy).toBeGreaterThan(before[ids.sam!]!.audioEnergy);
+    await screenshot(eve, 'sfu-speaker-phone-page2');
+    for (const e of errors) expect(e.filter((x) => !x.includes('WebSocket'))).toEqual([]);
   });
 });

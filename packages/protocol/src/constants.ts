@@ -206,3 +206,21 @@ export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
 
 /** The Pro plan's AI features (the ones the plan is sold on). */
 export const AI_FEATURES: readonly Feature[] = ['transcription', 'translation', 'summaries'];
+
+/**
+ * What a participant receives from the SFU (issue 17, "Scale"). The room shows the active speaker
+ * large and everyone else as thumbnails, a page at a time: each browser asks the server for the
+ * video of the tiles it shows (`sfu_view`), at the simulcast layer that fits each tile, and
+ * receives no video for participants on other pages. Audio comes from everyone, except in rooms
+ * with more publishers than `audioLastN`: there each participant receives the audio of the
+ * `audioLastN` who spoke last (last-N, as Jitsi does), and a new speaker is added when the SFU
+ * hears them start talking.
+ */
+export const SFU_VIEW = {
+  /** Remote thumbnails on one page of the room's tile strip (the active speaker is on the stage). */
+  thumbnailsPerPage: 6,
+  /** The most remote videos one `sfu_view` may ask for: the stage and one page of thumbnails. */
+  maxVideos: 7,
+  /** In rooms with more publishers than this, only the last N speakers' audio is received. */
+  audioLastN: 8,
+} as const;

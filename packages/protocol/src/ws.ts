@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_LIMITS } from './constants.js';
+import { NAME_LIMITS, SFU_VIEW } from './constants.js';
 import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema, transcriptEntrySchema } from './entities.js';
 import { collaborationSyncSchema } from './collaboration.js';
@@ -221,6 +221,19 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     target: z.enum(['publisher', 'subscriber']),
     candidate: iceCandidate,
   }),
+  /**
+   * Added (SFU, issue 17 "Scale"): the remote videos this browser shows now and the simulcast
+   * layer each tile needs (`high`: the large active-speaker tile; `low`: a thumbnail). The SFU
+   * sends only these participants' video (others' video is unsubscribed; audio is not affected).
+   * At most SFU_VIEW.maxVideos; ids not publishing in the room are ignored. No reply.
+   */
+  z.object({
+    type: z.literal('sfu_view'),
+    requestId,
+    videos: z
+      .array(z.object({ participantId, quality: z.enum(['high', 'medium', 'low']) }))
+      .max(SFU_VIEW.maxVideos),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -378,6 +391,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       }),
     ),
   }),
+  /**
+   * Added (SFU, issue 17 "Scale"): who the room's active speaker is (the last participant the SFU
+   * heard start talking; null when none has yet or they left). Sent to everyone when it changes,
+   * and after `joined` to a newcomer of a room that has one. The room shows them large.
+   */
+  z.object({ type: z.literal('active_speaker'), participantId: z.string().nullable() }),
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({

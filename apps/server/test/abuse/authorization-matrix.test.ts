@@ -247,6 +247,7 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   sfu_subscribe: [],
   sfu_answer: [],
   sfu_trickle: [],
+  sfu_view: [],
 };
 
 /** A valid example of each message, aimed at this meeting's admitted (Tess) or waiting (Wendy) guest. */
@@ -301,6 +302,8 @@ function example(
       return { type, answer: { ...sdp, type: 'answer' } };
     case 'sfu_trickle':
       return { type, target: 'publisher', candidate: null };
+    case 'sfu_view':
+      return { type, requestId: 'm', videos: [{ participantId: ids.tess, quality: 'low' }] };
   }
 }
 

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { SFU_VIEW } from '@parley/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
@@ -78,6 +79,8 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(await stranger.next('error')).toMatchObject({ code: 'not_joined', requestId: 'p' });
     stranger.send({ type: 'sfu_subscribe', requestId: 's' });
     expect(await stranger.next('error')).toMatchObject({ code: 'not_joined', requestId: 's' });
+    stranger.send({ type: 'sfu_view', requestId: 'v', videos: [] });
+    expect(await stranger.next('error')).toMatchObject({ code: 'not_joined', requestId: 'v' });
     stranger.close();
   });
 
@@ -89,6 +92,12 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
     b.socket.send({ type: 'sfu_publish', requestId: 'early', offer });
     expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'early' });
+    b.socket.send({
+      type: 'sfu_view',
+      requestId: 'view-early',
+      videos: [{ participantId: a.join.id, quality: 'low' }],
+    });
+    expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'view-early' });
 
     const c = await enter(t, ws, meetingId, { name: 'Cy', sessionId: 'c' });
     // The newcomer hears the mode before `joined`, so it never opens a mesh link.
@@ -104,7 +113,26 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(err).toMatchObject({ requestId: 'bad', code: 'internal' });
     c.socket.send({ type: 'sfu_subscribe', requestId: 'sub' });
     expect(await c.socket.next('ack')).toMatchObject({ requestId: 'sub' });
+    // On the SFU a participant says which videos it shows (no reply; a bad one is refused).
+    c.socket.send({
+      type: 'sfu_view',
+      requestId: 'view',
+      videos: [
+        { participantId: a.join.id, quality: 'high' },
+        { participantId: b.join.id, quality: 'low' },
+      ],
+    });
+    c.socket.send({
+      type: 'sfu_view',
+      requestId: 'too-many',
+      videos: Array.from({ length: SFU_VIEW.maxVideos + 1 }, () => ({
+        participantId: a.join.id,
+        quality: 'low',
+      })),
+    });
+    expect(await c.socket.next('error')).toMatchObject({ requestId: 'too-many', code: 'bad_message' });
     await c.socket.sync();
+    expect(c.socket.received.filter((m) => m.type === 'error' && m.requestId === 'view')).toEqual([]);
     for (const s of [a, b, c]) s.socket.close();
   });
 });

@@ -19,6 +19,12 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
         { kind: 'one', participantId },
         { type: 'sfu_offer', offer, streams },
       ),
+    onActiveSpeaker: (roomId, participantId) =>
+      app.realtime.sockets.transport.publish(
+        roomId,
+        { kind: 'all' },
+        { type: 'active_speaker', participantId },
+      ),
     onLost: () => service?.lost(),
     onRecovered: () => service?.recovered(),
   });

@@ -1,5 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { IceCandidateInit, Jsep, MediaProvider, SfuTarget } from '../../providers/media/index.js';
+import type {
+  IceCandidateInit,
+  Jsep,
+  MediaProvider,
+  SfuLayer,
+  SfuTarget,
+} from '../../providers/media/index.js';
 import { RoomError } from '../rooms/errors.js';
 import type { Actor } from '../rooms/transport.js';
 
@@ -10,6 +16,13 @@ export const SFU_FROM_PARTICIPANTS = 3;
  * drop to 12-14 fps (TESTING-MEDIA.md), so a room holds at most 4 people then.
  */
 export const MESH_MAX_PARTICIPANTS = 4;
+
+/** The simulcast layer a tile's quality asks for (`sfu_view`). */
+export const LAYER_OF_QUALITY: Readonly<Record<'high' | 'medium' | 'low', SfuLayer>> = {
+  high: 2,
+  medium: 1,
+  low: 0,
+};
 
 export const MEDIA_MESSAGES = {
   noSfu: 'This meeting’s media is peer-to-peer now: there is no SFU connection to make',
@@ -142,6 +155,29 @@ export function createMediaService(deps: MediaServiceDeps) {
       await provider
         .answer(actor.roomId, actor.participantId, answer)
         .catch((e) => failed(e, 'answer', actor));
+    },
+
+    /**
+     * The remote videos the participant's page shows, with each tile's quality: it receives
+     * those participants' video only, each at the simulcast layer that fits the tile.
+     */
+    async view(
+      actor: Actor,
+      videos: { participantId: string; quality: 'high' | 'medium' | 'low' }[],
+    ): Promise<void> {
+      await sfuActor(actor);
+      await provider
+        .view(
+          actor.roomId,
+          actor.participantId,
+          videos.map((v) => ({ participantId: v.participantId, layer: LAYER_OF_QUALITY[v.quality] })),
+        )
+        .catch((e) => failed(e, 'view', actor));
+    },
+
+    /** The room's active speaker (rooms on the SFU), for a newcomer. */
+    activeSpeaker(roomId: string): string | null {
+      return sfuRooms.has(roomId) ? provider.activeSpeaker(roomId) : null;
     },
 
     async trickle(actor: Actor, target: SfuTarget, candidate: IceCandidateInit | null): Promise<void> {

@@ -2,7 +2,16 @@ import { JanusMedia } from './janus-media.js';
 import { JanusSupervisor, janusInstalled, type SupervisorLog } from './janus-supervisor.js';
 import type { MediaEvents, MediaProvider } from './types.js';
 
-export type { IceCandidateInit, Jsep, MediaEvents, MediaProvider, SfuStream, SfuTarget } from './types.js';
+export type {
+  IceCandidateInit,
+  Jsep,
+  MediaEvents,
+  MediaProvider,
+  SfuLayer,
+  SfuStream,
+  SfuTarget,
+  SfuVideoWant,
+} from './types.js';
 
 export interface MediaConfig {
   /** `auto`: Janus when installed (or JANUS_URL is set), else peer-to-peer. */
@@ -21,6 +30,8 @@ export const p2pMedia: MediaProvider = {
   subscribe: () => Promise.reject(new Error('No SFU')),
   answer: () => Promise.reject(new Error('No SFU')),
   trickle: () => Promise.resolve(),
+  view: () => Promise.reject(new Error('No SFU')),
+  activeSpeaker: () => null,
   leave: () => Promise.resolve(),
   closeRoom: () => Promise.resolve(),
   close: () => Promise.resolve(),

@@ -53,6 +53,9 @@ declare module 'janode/plugins/videoroom' {
       subscribe?: Record<string, unknown>[];
       unsubscribe?: Record<string, unknown>[];
     }): Promise<{ jsep?: Jsep; streams?: SubscriberStream[] } & Record<string, unknown>>;
+    configure(params: {
+      streams?: { mid: string; substream?: number; send?: boolean }[];
+    }): Promise<Record<string, unknown>>;
     start(params: { jsep: Jsep }): Promise<unknown>;
     trickle(candidate: unknown): Promise<unknown>;
     trickleComplete(): Promise<unknown>;

@@ -1,8 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { SFU_VIEW } from '@parley/protocol/constants';
 import type { SubscriberStream, VideoRoomHandle } from 'janode/plugins/videoroom';
 import { JanusClient, timed } from './janus-client.js';
 import type { SupervisorLog } from './janus-supervisor.js';
-import type { IceCandidateInit, Jsep, MediaEvents, MediaProvider, SfuStream, SfuTarget } from './types.js';
+import type {
+  IceCandidateInit,
+  Jsep,
+  MediaEvents,
+  MediaProvider,
+  SfuLayer,
+  SfuStream,
+  SfuTarget,
+  SfuVideoWant,
+} from './types.js';
 
 /** ICE candidates kept for a handle not made yet (a browser gathers a few dozen at most). */
 const MAX_EARLY_CANDIDATES = 64;
@@ -10,13 +20,35 @@ const MAX_EARLY_CANDIDATES = 64;
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
 const MAX_PUBLISHERS = 100;
+/**
+ * Janus's talking detection (VideoRoom `audiolevel_event`): a publisher talks when the average
+ * audio level (RFC 6464, -dBov: 0 loudest, 127 silence) of its last TALKING_PACKETS packets (20 ms
+ * each: half a second) is under TALKING_LEVEL, and stops when it is over again. Janus's defaults
+ * (25 over 100 packets) let speech with pauses through only now and then: measured in
+ * e2e/tests/sfu.spec.ts, see README "Media".
+ */
+export const TALKING_LEVEL = 60;
+export const TALKING_PACKETS = 25;
+/** janode's event for VideoRoom's `talking` / `stopped-talking`. */
+const TALKING = 'videoroom_talking';
+
+/** One stream of a subscription: a publisher's audio or video (`feed/kind`). */
+type StreamKey = `${string}/${'audio' | 'video'}`;
+const keyOf = (feed: string, kind: 'audio' | 'video'): StreamKey => `${feed}/${kind}`;
+const feedOfKey = (key: StreamKey): string => key.slice(0, key.lastIndexOf('/'));
 
 interface Member {
   id: string;
   publisher: VideoRoomHandle | null;
   subscriber: VideoRoomHandle | null;
-  /** Feeds the subscriber receives (as last negotiated). */
-  subscribed: Set<string>;
+  /** The publishers' streams the subscriber receives (as last negotiated). */
+  subscribed: Set<StreamKey>;
+  /** The subscription's streams as Janus last listed them. */
+  streams: SubscriberStream[];
+  /** The remote videos the browser shows (participant → layer); null until it says (all, high). */
+  view: Map<string, SfuLayer> | null;
+  /** The simulcast layer asked of Janus for each subscription video stream (`mid feed`). */
+  layers: Map<string, SfuLayer>;
   wantsSubscription: boolean;
   /** Subscriber negotiations run one at a time. */
   queue: Promise<void>;
@@ -34,6 +66,14 @@ interface Room {
   ready: Promise<void>;
   /** Participants whose publisher is up (their feed exists: subscribing to it cannot 428). */
   feeds: Set<string>;
+  /** Each publisher's audio and video mid (from its offer): a subscription names streams by them. */
+  mids: Map<string, { audio?: string; video?: string }>;
+  /** Publishers Janus hears talking now. */
+  talking: Set<string>;
+  /** When each publisher last started talking (a counter: larger is later). */
+  spoke: Map<string, number>;
+  /** The active speaker: the last publisher heard starting to talk (null: none yet, or left). */
+  speaker: string | null;
   members: Map<string, Member>;
 }
 
@@ -48,6 +88,7 @@ export class JanusMedia implements MediaProvider {
   readonly kind = 'janus' as const;
   private readonly rooms = new Map<string, Room>();
   private control: Promise<VideoRoomHandle> | null = null;
+  private clock = 0;
   readonly client: JanusClient;
 
   constructor(
@@ -104,6 +145,10 @@ export class JanusMedia implements MediaProvider {
       pin: token(),
       ready: Promise.resolve(),
       feeds: new Set(),
+      mids: new Map(),
+      talking: new Set(),
+      spoke: new Map(),
+      speaker: null,
       members: new Map(),
     };
     created.ready = this.controlHandle()
@@ -120,6 +165,9 @@ export class JanusMedia implements MediaProvider {
             videocodec: 'vp8',
             notify_joining: false,
             permanent: false,
+            talking_events: true,
+            talking_level_threshold: TALKING_LEVEL,
+            talking_packets_threshold: TALKING_PACKETS,
           }),
           'create room',
         ),
@@ -140,6 +188,9 @@ export class JanusMedia implements MediaProvider {
         publisher: null,
         subscriber: null,
         subscribed: new Set(),
+        streams: [],
+        view: null,
+        layers: new Map(),
         wantsSubscription: false,
         queue: Promise.resolve(),
         answerWaiter: null,
@@ -161,10 +212,17 @@ export class JanusMedia implements MediaProvider {
       me.publisher = null;
       room.feeds.delete(participantId);
       // Janus drops the old feed from every subscriber; the new one is subscribed afresh.
-      for (const other of room.members.values()) other.subscribed.delete(participantId);
+      for (const other of room.members.values()) forgetFeed(other, participantId);
     }
+    room.mids.set(participantId, midsOf(offer.sdp));
     const handle = await this.client.attach();
     me.publisher = handle;
+    // Every publisher's handle hears the room's talking news (its own and the others'): the state
+    // is kept per room, so hearing it several times changes nothing.
+    handle.on(TALKING, (data: { feed?: string | number; talking?: boolean }) => {
+      if (data.feed === undefined || this.rooms.get(roomId) !== room) return;
+      this.talking(room, String(data.feed), data.talking === true);
+    });
     // Subscribing to a feed before its media is up answers 428 No such feed: the others are
     // subscribed when Janus says the publisher's connection is up.
     handle.once(WEBRTC_UP, () => {
@@ -208,6 +266,8 @@ export class JanusMedia implements MediaProvider {
       const old = me.subscriber;
       me.subscriber = null;
       me.subscribed.clear();
+      me.streams = [];
+      me.layers.clear();
       me.answerWaiter?.reject(new Error('replaced'));
       await detach(old);
     }
@@ -221,12 +281,35 @@ export class JanusMedia implements MediaProvider {
       .catch((err: unknown) => this.log.warn({ err, participantId: me.id }, 'sfu subscription failed'));
   }
 
+  /**
+   * The streams the participant should receive: the audio of every other publisher (of the last
+   * SFU_VIEW.audioLastN speakers in a larger room), and the video of those its browser shows.
+   */
+  private wanted(room: Room, me: Member): Map<StreamKey, { feed: string; mid: string }> {
+    const feeds = [...room.feeds].filter((f) => f !== me.id);
+    const audio = feeds.length <= SFU_VIEW.audioLastN ? feeds : lastSpeakers(room, feeds);
+    const video = me.view ? feeds.filter((f) => me.view!.has(f)) : feeds.slice(0, SFU_VIEW.maxVideos);
+    const out = new Map<StreamKey, { feed: string; mid: string }>();
+    for (const [kind, list] of [
+      ['audio', audio],
+      ['video', video],
+    ] as const) {
+      for (const feed of list) {
+        const mid = room.mids.get(feed)?.[kind];
+        if (mid !== undefined) out.set(keyOf(feed, kind), { feed, mid });
+      }
+    }
+    return out;
+  }
+
   private async syncNow(room: Room, me: Member): Promise<void> {
     if (!room.members.has(me.id)) return;
-    const want = [...room.feeds].filter((f) => f !== me.id);
-    const add = want.filter((f) => !me.subscribed.has(f));
-    if (add.length === 0) return;
+    const want = this.wanted(room, me);
+    const add = [...want].filter(([k]) => !me.subscribed.has(k)).map(([, s]) => s);
+    // A stream of a publisher that is gone leaves by itself (Janus renegotiates: autoupdate).
+    const drop = [...me.subscribed].filter((k) => !want.has(k) && room.feeds.has(feedOfKey(k)));
     if (!me.subscriber) {
+      if (add.length === 0) return;
       const handle = await this.client.attach();
       handle.on(VideoRoomUpdated, (data: { jsep?: Jsep; streams?: SubscriberStream[] }) => {
         // Janus renegotiates by itself when a publisher we receive leaves (autoupdate).
@@ -239,11 +322,7 @@ export class JanusMedia implements MediaProvider {
       let res;
       try {
         res = await timed(
-          handle.joinSubscriber({
-            room: room.janusId,
-            pin: room.pin,
-            streams: add.map((feed) => ({ feed })),
-          }),
+          handle.joinSubscriber({ room: room.janusId, pin: room.pin, streams: add }),
           'subscribe',
         );
       } catch (err) {
@@ -252,18 +331,90 @@ export class JanusMedia implements MediaProvider {
       }
       // Only a joined subscriber is one: an `update` on one that is not fails (424).
       me.subscriber = handle;
-      for (const f of add) me.subscribed.add(f);
+      for (const a of add) me.subscribed.add(keyOf(a.feed, kindOf(room, a)));
       if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
       await this.flushEarly(me, 'subscriber');
+      await this.applyLayers(me, handle);
       return;
     }
     const handle = me.subscriber;
-    const res = await timed(
-      handle.update({ subscribe: add.map((feed) => ({ feed })) }),
-      'update subscription',
+    if (add.length > 0 || drop.length > 0) {
+      const res = await timed(
+        handle.update({
+          ...(add.length > 0 ? { subscribe: add } : {}),
+          ...(drop.length > 0
+            ? {
+                unsubscribe: drop.map((k) => {
+                  const feed = feedOfKey(k);
+                  return { feed, mid: room.mids.get(feed)?.[k.endsWith('/audio') ? 'audio' : 'video'] };
+                }),
+              }
+            : {}),
+        }),
+        'update subscription',
+      );
+      for (const a of add) me.subscribed.add(keyOf(a.feed, kindOf(room, a)));
+      for (const k of drop) me.subscribed.delete(k);
+      if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
+    }
+    await this.applyLayers(me, handle);
+  }
+
+  /** Asks Janus for the simulcast layer each received video's tile needs (the changes only). */
+  private async applyLayers(me: Member, handle: VideoRoomHandle): Promise<void> {
+    if (me.subscriber !== handle) return;
+    const changes: { mid: string; substream: SfuLayer }[] = [];
+    const current = new Map<string, SfuLayer>();
+    for (const s of me.streams) {
+      if (s.type !== 'video' || !s.active || s.feed_id === undefined) continue;
+      const layer = me.view?.get(String(s.feed_id)) ?? 2;
+      const key = `${s.mid} ${String(s.feed_id)}`;
+      current.set(key, layer);
+      // A new stream starts on Janus's default, the top layer: asking for it again would only
+      // send the publisher another key frame request while the subscriber is still connecting.
+      const had = me.layers.get(key) ?? 2;
+      if (had !== layer) changes.push({ mid: String(s.mid), substream: layer });
+    }
+    if (changes.length > 0) await timed(handle.configure({ streams: changes }), 'configure layers');
+    me.layers = current;
+  }
+
+  /** Janus heard a publisher start or stop talking: the active speaker, and last-N audio. */
+  private talking(room: Room, feed: string, talking: boolean): void {
+    if (!room.feeds.has(feed)) return;
+    if (!talking) {
+      room.talking.delete(feed);
+      return;
+    }
+    if (room.talking.has(feed)) return;
+    room.talking.add(feed);
+    room.spoke.set(feed, ++this.clock);
+    if (room.speaker !== feed) {
+      room.speaker = feed;
+      this.events.onActiveSpeaker(room.id, feed);
+    }
+    // In a large room a new speaker's audio is added to everyone's subscription (last-N).
+    if (room.feeds.size - 1 > SFU_VIEW.audioLastN) {
+      for (const m of room.members.values()) if (m.wantsSubscription) this.sync(room, m);
+    }
+  }
+
+  /** The remote videos the participant's browser shows, and the layer for each. */
+  async view(roomId: string, participantId: string, videos: SfuVideoWant[]): Promise<void> {
+    const room = this.rooms.get(roomId);
+    if (!room) return;
+    const me = this.member(room, participantId);
+    me.view = new Map(
+      videos
+        .filter((v) => v.participantId !== participantId)
+        .slice(0, SFU_VIEW.maxVideos)
+        .map((v) => [v.participantId, v.layer]),
     );
-    for (const f of add) me.subscribed.add(f);
-    if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
+    if (me.wantsSubscription) this.sync(room, me);
+  }
+
+  activeSpeaker(roomId: string): string | null {
+    return this.rooms.get(roomId)?.speaker ?? null;
   }
 
   /** Janus's offer to the browser, its answer back to Janus. */
@@ -275,9 +426,14 @@ export class JanusMedia implements MediaProvider {
     streams: SubscriberStream[],
   ): Promise<void> {
     const active = new Set(
-      streams.filter((s) => s.active && s.feed_id !== undefined).map((s) => String(s.feed_id)),
+      streams
+        .filter((s) => s.active && s.feed_id !== undefined && s.type !== 'data')
+        .map((s) => keyOf(String(s.feed_id), s.type as 'audio' | 'video')),
     );
-    for (const f of [...me.subscribed]) if (!active.has(f) && !room.feeds.has(f)) me.subscribed.delete(f);
+    for (const k of [...me.subscribed]) {
+      if (!active.has(k) && !room.feeds.has(feedOfKey(k))) me.subscribed.delete(k);
+    }
+    if (streams.length > 0) me.streams = streams;
     const answer = new Promise<Jsep>((resolve, reject) => {
       me.answerWaiter = { resolve, reject };
     });
@@ -327,6 +483,15 @@ export class JanusMedia implements MediaProvider {
     if (!room || !me) return;
     room.members.delete(participantId);
     room.feeds.delete(participantId);
+    room.mids.delete(participantId);
+    room.talking.delete(participantId);
+    room.spoke.delete(participantId);
+    if (room.speaker === participantId) {
+      // The one who spoke before them, if still here.
+      const next = [...room.spoke].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null;
+      room.speaker = next;
+      this.events.onActiveSpeaker(roomId, next);
+    }
     me.answerWaiter?.reject(new Error('left'));
     await Promise.all([me.publisher, me.subscriber].map((h) => (h ? detach(h) : undefined)));
     if (room.members.size === 0) await this.closeRoom(roomId);
@@ -368,6 +533,42 @@ const WEBRTC_UP = 'handle_webrtcup';
 
 function detach(handle: VideoRoomHandle): Promise<void> {
   return timed(handle.detach(), 'detach', 3000).catch(() => undefined);
+}
+
+/** The audio and video mids of a publisher's offer (its first m-line of each kind). */
+export function midsOf(sdp: string): { audio?: string; video?: string } {
+  const out: { audio?: string; video?: string } = {};
+  for (const section of sdp.split(/\r?\nm=/).slice(1)) {
+    const kind = section.slice(0, section.indexOf(' '));
+    const mid = /\r?\na=mid:(\S+)/.exec(section)?.[1];
+    if ((kind === 'audio' || kind === 'video') && mid !== undefined && out[kind] === undefined)
+      out[kind] = mid;
+  }
+  return out;
+}
+
+/** Whether a subscription entry names the publisher's audio or video. */
+function kindOf(room: Room, s: { feed: string; mid: string }): 'audio' | 'video' {
+  return room.mids.get(s.feed)?.audio === s.mid ? 'audio' : 'video';
+}
+
+/** A publisher's streams are no longer received (it published again: a new feed). */
+function forgetFeed(m: Member, feed: string): void {
+  m.subscribed.delete(keyOf(feed, 'audio'));
+  m.subscribed.delete(keyOf(feed, 'video'));
+}
+
+/**
+ * Last-N: of `feeds`, the SFU_VIEW.audioLastN whose audio a subscriber receives in a large room —
+ * those talking now, then the most recent speakers, then (nobody having spoken) the first to publish.
+ */
+function lastSpeakers(room: Room, feeds: string[]): string[] {
+  const rank = (f: string) => (room.talking.has(f) ? Infinity : (room.spoke.get(f) ?? -1));
+  return feeds
+    .map((f, i) => ({ f, i, r: rank(f) }))
+    .sort((a, b) => b.r - a.r || a.i - b.i)
+    .slice(0, SFU_VIEW.audioLastN)
+    .map((x) => x.f);
 }
 
 function toSfuStream(s: SubscriberStream): SfuStream {

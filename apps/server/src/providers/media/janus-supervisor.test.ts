@@ -65,7 +65,12 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
     await supervisor.start();
     media = new JanusMedia(
       { url: supervisor.url, apiSecret: supervisor.apiSecret, adminKey: supervisor.adminKey, log },
-      { onOffer: () => undefined, onLost: () => (lost += 1), onRecovered: () => (recovered += 1) },
+      {
+        onOffer: () => undefined,
+        onLost: () => (lost += 1),
+        onActiveSpeaker: () => undefined,
+        onRecovered: () => (recovered += 1),
+      },
     );
     expect(await media.start(10_000)).toBe(true);
   });

@@ -21,6 +21,15 @@ export interface IceCandidateInit {
 
 export type SfuTarget = 'publisher' | 'subscriber';
 
+/** A simulcast layer a subscriber receives: 0 the lowest (quarter size), 2 the full picture. */
+export type SfuLayer = 0 | 1 | 2;
+
+/** One remote video a participant shows, and the layer its tile needs. */
+export interface SfuVideoWant {
+  participantId: string;
+  layer: SfuLayer;
+}
+
 /**
  * How meeting media flows. `p2p`: the browsers' full mesh (the server only relays their
  * signaling); `janus`: through the Janus VideoRoom SFU, with the server as the only Janus client
@@ -44,6 +53,13 @@ export interface MediaProvider {
     target: SfuTarget,
     candidate: IceCandidateInit | null,
   ): Promise<void>;
+  /**
+   * The remote videos the participant shows (and at which layer): only these publishers' video
+   * reaches it; the rest of its subscription's video goes. Audio is not affected.
+   */
+  view(roomId: string, participantId: string, videos: SfuVideoWant[]): Promise<void>;
+  /** The room's active speaker now (the last one heard starting to talk), or null. */
+  activeSpeaker(roomId: string): string | null;
   /** The participant left the room: its publisher and subscriber go. */
   leave(roomId: string, participantId: string): Promise<void>;
   /** The room is over (empty or ended): the Janus room goes. */
@@ -54,6 +70,8 @@ export interface MediaProvider {
 export interface MediaEvents {
   /** A subscriber offer for the participant's browser, with the stream map. */
   onOffer(roomId: string, participantId: string, offer: Jsep, streams: SfuStream[]): void;
+  /** The room's active speaker changed (null: none, e.g. the last one left). */
+  onActiveSpeaker(roomId: string, participantId: string | null): void;
   /** Janus was lost (restarting): every SFU connection is gone. */
   onLost(): void;
   /** Janus is back after a loss (a new session): the browsers must publish and subscribe again. */

@@ -22,6 +22,7 @@ import { sfuAnswer } from './sfu_answer.js';
 import { sfuPublish } from './sfu_publish.js';
 import { sfuSubscribe } from './sfu_subscribe.js';
 import { sfuTrickle } from './sfu_trickle.js';
+import { sfuView } from './sfu_view.js';
 import { speaking } from './speaking.js';
 
 /** One handler per client message type; the type checker requires every type to have one. */
@@ -48,6 +49,7 @@ export const handlers: HandlerMap = {
   sfu_subscribe: sfuSubscribe,
   sfu_answer: sfuAnswer,
   sfu_trickle: sfuTrickle,
+  sfu_view: sfuView,
   speaking,
 };
 

@@ -50,3 +50,61 @@ export class RoomLayout {
 export function unreadCount(layout: LayoutState, chatCount: number): number {
   return layout.panel === 'chat' ? 0 : Math.max(0, chatCount - layout.chatRead);
 }
+
+/**
+ * The speaker layout of a room on the SFU: the active speaker on the stage (large), everyone
+ * else as thumbnails, a page at a time. Only the stage and the page's thumbnails get video (the
+ * page asks the SFU for those: `sfu_view`); participants on other pages are heard, not seen.
+ */
+export interface SpeakerLayout {
+  /** The remote participant on the stage; null when there is nobody else. */
+  stage: string | null;
+  /** The remote participants on the current page of thumbnails (the stage's not among them). */
+  thumbnails: string[];
+  /** The remote participants on other pages: audio only. */
+  offPage: string[];
+  /** The current page (from 0, clamped) and how many there are (at least 1). */
+  page: number;
+  pages: number;
+}
+
+/**
+ * `ids`: the remote participants in join order. The stage is the active speaker when it is one of
+ * them; otherwise (no one yet, or this participant itself speaking) it stays on whoever it showed
+ * before (`previousStage`), or the first participant.
+ */
+export function speakerLayout(
+  ids: string[],
+  activeSpeaker: string | null,
+  previousStage: string | null,
+  page: number,
+  perPage: number,
+): SpeakerLayout {
+  const stage =
+    activeSpeaker && ids.includes(activeSpeaker)
+      ? activeSpeaker
+      : previousStage && ids.includes(previousStage)
+        ? previousStage
+        : (ids[0] ?? null);
+  const rest = ids.filter((id) => id !== stage);
+  const pages = Math.max(1, Math.ceil(rest.length / perPage));
+  const current = Math.min(Math.max(0, page), pages - 1);
+  const thumbnails = rest.slice(current * perPage, (current + 1) * perPage);
+  return {
+    stage,
+    thumbnails,
+    offPage: rest.filter((id) => !thumbnails.includes(id)),
+    page: current,
+    pages,
+  };
+}
+
+/** The videos the speaker layout shows, as `sfu_view` asks for them: the stage high, thumbnails low. */
+export function videoWants(
+  layout: Pick<SpeakerLayout, 'stage' | 'thumbnails'>,
+): { participantId: string; quality: 'high' | 'low' }[] {
+  return [
+    ...(layout.stage ? [{ participantId: layout.stage, quality: 'high' as const }] : []),
+    ...layout.thumbnails.map((participantId) => ({ participantId, quality: 'low' as const })),
+  ];
+}

@@ -57,6 +57,16 @@ describe('RoomSession', () => {
     expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
   });
 
+  it('keeps the room’s media mode and active speaker as the server says them', () => {
+    expect(session.getSnapshot()).toMatchObject({ mediaMode: 'p2p', activeSpeakerId: null });
+    socket().receive({ type: 'active_speaker', participantId: 'p2' });
+    expect(session.getSnapshot().activeSpeakerId).toBe('p2');
+    socket().receive({ type: 'media_mode', mode: 'sfu' });
+    expect(session.getSnapshot().mediaMode).toBe('sfu');
+    socket().receive({ type: 'active_speaker', participantId: null });
+    expect(session.getSnapshot().activeSpeakerId).toBeNull();
+  });
+
   it('tells the server the microphone and camera state once joined, and mirrors it in self', () => {
     expect(socket().sentOf('media_state').at(-1)).toMatchObject({ isMuted: false, isVideoOn: true });
     media.setVideoOn(false);

@@ -7,7 +7,7 @@ import { SpeakingMeter } from '@/features/report/speaking';
 import type { LocalMedia } from './media/local-media';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { RemoteMedia } from './media/remote-media';
-import { SfuSession } from './media/sfu-session';
+import { SfuSession, type VideoWant } from './media/sfu-session';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
 import { FreeTimeClient } from '@/features/billing/free-time';
 
@@ -42,6 +42,10 @@ export interface RoomSnapshot {
    * `mute_all` (the host's own change from the server's answer to it), never toggled locally.
    */
   allMuted: boolean;
+  /** How the room's media flows, as the server last said (`media_mode`; p2p when it never does). */
+  mediaMode: 'p2p' | 'sfu';
+  /** The room's active speaker as the SFU hears it (`active_speaker`); null on the mesh or none yet. */
+  activeSpeakerId: string | null;
 }
 
 export interface RoomSessionOptions {
@@ -88,6 +92,8 @@ export class RoomSession {
   /** Who was connected when we joined: the people we offer to (the reconciliation's scope). */
   private connectedAtJoin = new Set<string>();
   private lastMediaState = '';
+  /** The remote videos the room's layout shows (for the SFU: only those are received). */
+  private videoView: VideoWant[] | null = null;
 
   constructor(private readonly opts: RoomSessionOptions) {
     this.media = opts.media;
@@ -125,6 +131,8 @@ export class RoomSession {
       removedList: [],
       meeting: null,
       allMuted: false,
+      mediaMode: 'p2p',
+      activeSpeakerId: null,
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
@@ -155,6 +163,7 @@ export class RoomSession {
       }),
       s.on('media_mode', (m) => this.onMediaMode(m.mode, m.restart === true)),
       s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
+      s.on('active_speaker', (m) => this.set({ activeSpeakerId: m.participantId })),
       s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
       s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
       s.on('chat_message', (m) => this.onChat(m)),
@@ -218,6 +227,7 @@ export class RoomSession {
    */
   private onMediaMode(mode: 'p2p' | 'sfu', restart: boolean): void {
     this.mediaMode = mode;
+    this.set({ mediaMode: mode });
     // `restart`: the SFU came back after a failure: our old connections to it are dead.
     if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(restart);
   }
@@ -234,6 +244,7 @@ export class RoomSession {
     });
     sfu.onFlowing = (id) => this.mesh.forget(id);
     this.sfu = sfu;
+    if (this.videoView) sfu.setView(this.videoView);
     this.remote.setSfu(sfu);
     sfu.start().catch((err: unknown) => {
       // The mesh stays as it is: those already connected keep talking peer-to-peer.
@@ -344,6 +355,12 @@ export class RoomSession {
   }
 
   // ------------------------------------------------------------------ actions
+
+  /** The layout shows these remote videos now (each tile's quality); the SFU sends only those. */
+  setVideoView(videos: VideoWant[]): void {
+    this.videoView = videos;
+    this.sfu?.setView(videos);
+  }
 
   sendChat(content: string, fileId?: string): void {
     if (!content.trim() && !fileId) return;

@@ -1,3 +1,5 @@
+import { SFU_VIEW } from '@parley/protocol/constants';
+import { useEffect } from 'react';
 import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
@@ -11,6 +13,7 @@ import { MediaAlerts } from './MediaAlerts';
 import { RoomDialogs } from './RoomDialogs';
 import { RoomHeader } from './RoomHeader';
 import { SidePanel } from './SidePanel';
+import { SpeakerView } from './SpeakerView';
 import { RemoteTile, ScreenStage, SelfTile } from './VideoTiles';
 
 function gridClass(n: number): string {
@@ -45,6 +48,34 @@ export function RoomView() {
   const selfTile = (small?: boolean) => (
     <SelfTile media={session.media} name={name} isHost={isHost} small={small} speakerId={speakerId} />
   );
+  // On the SFU, while someone presents: their screen high, the first others' cameras low.
+  const sfuShare = room.mediaMode === 'sfu' && sharer ? sharer.id : null;
+  const shareWants = sfuShare
+    ? JSON.stringify([
+        ...(sfuShare !== self?.id ? [{ participantId: sfuShare, quality: 'high' }] : []),
+        ...room.participants
+          .filter((p) => p.id !== sfuShare)
+          .slice(0, SFU_VIEW.maxVideos - 1)
+          .map((p) => ({ participantId: p.id, quality: 'low' })),
+      ])
+    : null;
+  // The speaker layout once someone has spoken (or when the grid could not show everyone's
+  // video); until then the grid, every video at the top layer, so the move from the mesh to the
+  // SFU changes neither the tiles nor the layers they receive.
+  const speakerLayout =
+    room.mediaMode === 'sfu' &&
+    !sharer &&
+    room.participants.length > 0 &&
+    (room.activeSpeakerId !== null || room.participants.length > SFU_VIEW.maxVideos);
+  const gridWants =
+    room.mediaMode === 'sfu' && !sharer && !speakerLayout
+      ? JSON.stringify(room.participants.map((p) => ({ participantId: p.id, quality: 'high' })))
+      : null;
+  const wants = shareWants ?? gridWants;
+  useEffect(() => {
+    if (wants) session.setVideoView(JSON.parse(wants) as Parameters<typeof session.setVideoView>[0]);
+  }, [session, wants]);
+
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
       <RemoteTile key={p.id} remote={session.remote} participant={p} small={small} speakerId={speakerId} />
@@ -77,6 +108,13 @@ export function RoomView() {
                 {remoteTiles(true)}
               </div>
             </div>
+          ) : speakerLayout ? (
+            <SpeakerView
+              participants={room.participants}
+              activeSpeakerId={room.activeSpeakerId}
+              selfTile={selfTile(true)}
+              speakerId={speakerId}
+            />
           ) : (
             <div className="flex min-h-0 flex-1 items-center justify-center overflow-y-auto py-1">
               <div className={cn('mx-auto grid w-full content-center gap-2 sm:gap-3', gridClass(count))}>

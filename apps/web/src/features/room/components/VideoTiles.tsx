@@ -120,11 +120,14 @@ export function RemoteTile({
   remote,
   participant,
   small,
+  stage,
   speakerId,
 }: {
   remote: RemoteMedia;
   participant: RoomParticipant;
   small?: boolean;
+  /** The large active-speaker tile: fills its area, the whole picture shown. */
+  stage?: boolean;
   speakerId?: string;
 }) {
   const { stream, connectionState, hasVideo } = useRemotePeer(remote, participant.id);
@@ -137,7 +140,10 @@ export function RemoteTile({
       data-testid="remote-tile"
       data-participant-id={participant.id}
       data-connection={connectionState}
-      className="relative aspect-video min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10"
+      className={cn(
+        'relative min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10',
+        stage ? 'h-full' : 'aspect-video',
+      )}
     >
       {/* Always rendered: it also plays the participant's audio while their camera is off. */}
       <video
@@ -146,7 +152,7 @@ export function RemoteTile({
         autoPlay
         className={cn(
           'size-full',
-          participant.isScreenSharing ? 'object-contain' : 'object-cover',
+          participant.isScreenSharing || stage ? 'object-contain' : 'object-cover',
           !showVideo && 'invisible',
         )}
       />
@@ -163,6 +169,25 @@ export function RemoteTile({
       <NameBar name={participant.name} isHost={participant.isHost} muted={participant.isMuted} />
     </div>
   );
+}
+
+/**
+ * The audio of a participant the layout shows no tile for (a thumbnail on another page): heard
+ * even though their video is not received.
+ */
+export function RemoteAudio({
+  remote,
+  participantId,
+  speakerId,
+}: {
+  remote: RemoteMedia;
+  participantId: string;
+  speakerId?: string;
+}) {
+  const { stream } = useRemotePeer(remote, participantId);
+  const ref = useRef<HTMLAudioElement>(null);
+  useAttachStream(ref, stream, `${stream?.getTracks().length ?? 0}`, speakerId);
+  return <audio ref={ref} autoPlay data-testid="remote-audio" data-participant-id={participantId} />;
 }
 
 /** The large screen-share view (a silent copy of the sharer's stream; audio plays in the tile). */

@@ -197,6 +197,29 @@ describe('SfuSession', () => {
     expect(sfu.streamMap().map((s) => s.participantId)).toEqual(['ann', 'ann']);
   });
 
+  it('tells the server which videos the page shows, once subscribed and on each change only', async () => {
+    const { sfu, signal } = session();
+    const views = () => signal.sent.filter((m) => m.type === 'sfu_view');
+    sfu.setView([{ participantId: 'ann', quality: 'high' }]);
+    // Not before the subscription exists: the server would have nothing to apply it to.
+    expect(views()).toEqual([]);
+    await sfu.start();
+    expect(views()).toEqual([{ type: 'sfu_view', videos: [{ participantId: 'ann', quality: 'high' }] }]);
+    sfu.setView([{ participantId: 'ann', quality: 'high' }]);
+    expect(views()).toHaveLength(1);
+    sfu.setView([
+      { participantId: 'bob', quality: 'high' },
+      { participantId: 'ann', quality: 'low' },
+    ]);
+    expect(views()).toHaveLength(2);
+    expect(views()[1]).toMatchObject({
+      videos: [{ participantId: 'bob' }, { participantId: 'ann', quality: 'low' }],
+    });
+    sfu.close();
+    sfu.setView([]);
+    expect(views()).toHaveLength(2);
+  });
+
   it('replaces its sent tracks when the local tracks change, and closes both connections', async () => {
     const { sfu } = session();
     await sfu.start();

@@ -35,6 +35,9 @@ export const SIMULCAST_ENCODINGS: RTCRtpEncodingParameters[] = [
 
 type StreamInfo = ServerMessageOf<'sfu_offer'>['streams'][number];
 
+/** A remote video this page shows, and the quality its tile needs (`sfu_view`). */
+export type VideoWant = Extract<ClientMessage, { type: 'sfu_view' }>['videos'][number];
+
 export class SfuSession {
   publisher: RTCPeerConnection | null = null;
   subscriber: RTCPeerConnection | null = null;
@@ -50,6 +53,10 @@ export class SfuSession {
   private readonly flowing = new Set<string>();
   private readonly listeners = new Set<() => void>();
   private version = 0;
+  /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
+  private view: VideoWant[] | null = null;
+  private viewSent = '';
+  private subscribed = false;
   /** Subscriber offers are taken one at a time, in order. */
   private offers: Promise<void> = Promise.resolve();
   /** Called when a participant's SFU media first flows (the mesh link to them may close). */
@@ -114,6 +121,25 @@ export class SfuSession {
 
   private async requestSubscription(): Promise<void> {
     await this.opts.signal.request({ type: 'sfu_subscribe' });
+    this.subscribed = true;
+    this.sendView();
+  }
+
+  /**
+   * The remote videos the page shows now, each with its tile's quality: the server has the SFU
+   * send only those, at the fitting simulcast layer (other participants' video stops).
+   */
+  setView(videos: VideoWant[]): void {
+    this.view = videos;
+    this.sendView();
+  }
+
+  private sendView(): void {
+    if (this.closed || !this.subscribed || !this.view) return;
+    const key = JSON.stringify(this.view);
+    if (key === this.viewSent) return;
+    this.viewSent = key;
+    this.opts.signal.send({ type: 'sfu_view', videos: this.view });
   }
 
   /** The SFU's offer for our subscriber connection (first, or a change of who is in it). */

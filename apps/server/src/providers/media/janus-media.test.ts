@@ -1,0 +1,276 @@
+import { EventEmitter } from 'node:events';
+import { SFU_VIEW } from '@parley/protocol/constants';
+import type { VideoRoomHandle } from 'janode/plugins/videoroom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { JanusMedia, TALKING_LEVEL, TALKING_PACKETS, midsOf } from './janus-media.js';
+import type { SfuStream } from './types.js';
+
+/**
+ * JanusMedia against a stand-in for Janus's VideoRoom (the handles janode would give): what it
+ * asks of Janus for the active speaker, the per-tile simulcast layers, the visible videos and
+ * last-N audio. The stand-in keeps a multistream subscription as Janus does (one m-line per
+ * subscribed publisher stream, `active` false once unsubscribed) and answers every request.
+ */
+
+const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const PUBLISHER_OFFER =
+  'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n' +
+  'm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\na=sendonly\r\n' +
+  'm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=mid:1\r\na=sendonly\r\n';
+
+interface SubStream {
+  type: 'audio' | 'video';
+  active: boolean;
+  mid: string;
+  feed_id: string;
+  feed_mid: string;
+}
+
+class FakeHandle extends EventEmitter {
+  streams: SubStream[] = [];
+  updates: { subscribe?: { feed: string; mid: string }[]; unsubscribe?: { feed: string; mid: string }[] }[] =
+    [];
+  configures: { mid: string; substream?: number }[][] = [];
+
+  constructor(readonly janus: FakeJanus) {
+    super();
+  }
+  create = vi.fn(async () => ({}));
+  destroy = vi.fn(async () => ({}));
+  joinConfigurePublisher = vi.fn(async (p: Record<string, unknown>) => {
+    this.janus.publishers.set(String(p.feed), this);
+    return { jsep: { type: 'answer' as const, sdp: 'v=0\r\n' } };
+  });
+  private add(list: { feed: string; mid: string }[]): void {
+    for (const { feed, mid } of list) {
+      const type = mid === '0' ? 'audio' : 'video';
+      const reuse = this.streams.find((s) => !s.active && s.type === type);
+      if (reuse) Object.assign(reuse, { active: true, feed_id: feed, feed_mid: mid });
+      else
+        this.streams.push({
+          type,
+          active: true,
+          mid: String(this.streams.length),
+          feed_id: feed,
+          feed_mid: mid,
+        });
+    }
+  }
+  private answer() {
+    return {
+      jsep: { type: 'offer' as const, sdp: `v=0\r\n${this.streams.length}` },
+      streams: this.streams.map((s) => ({ ...s })),
+    };
+  }
+  joinSubscriber = vi.fn(async (p: { streams: { feed: string; mid: string }[] }) => {
+    this.janus.subscribers.push(this);
+    this.add(p.streams);
+    return this.answer();
+  });
+  update = vi.fn(async (p: FakeHandle['updates'][number]) => {
+    this.updates.push(p);
+    this.add(p.subscribe ?? []);
+    for (const u of p.unsubscribe ?? []) {
+      const s = this.streams.find((x) => x.active && x.feed_id === u.feed && x.feed_mid === u.mid);
+      if (s) s.active = false;
+    }
+    return this.answer();
+  });
+  configure = vi.fn(async (p: { streams: { mid: string; substream?: number }[] }) => {
+    this.configures.push(p.streams);
+    return {};
+  });
+  start = vi.fn(async () => ({}));
+  trickle = vi.fn(async () => ({}));
+  trickleComplete = vi.fn(async () => ({}));
+  detach = vi.fn(async () => undefined);
+
+  /** Whose streams (of `kind`) the subscription carries now. */
+  receiving(kind: 'audio' | 'video'): string[] {
+    return this.streams
+      .filter((s) => s.active && s.type === kind)
+      .map((s) => s.feed_id)
+      .sort();
+  }
+  /** The substream last asked for the video of `feed`. */
+  layerOf(feed: string): number | undefined {
+    const mid = this.streams.find((s) => s.active && s.type === 'video' && s.feed_id === feed)?.mid;
+    let layer: number | undefined;
+    for (const c of this.configures) for (const s of c) if (s.mid === mid) layer = s.substream;
+    return layer;
+  }
+}
+
+class FakeJanus {
+  handles: FakeHandle[] = [];
+  publishers = new Map<string, FakeHandle>();
+  subscribers: FakeHandle[] = [];
+  attach = async (): Promise<VideoRoomHandle> => {
+    const h = new FakeHandle(this);
+    this.handles.push(h);
+    return h as unknown as VideoRoomHandle;
+  };
+  /** Janus's `talking` / `stopped-talking` for `feed`, as every publisher's handle hears it. */
+  talk(feed: string, talking: boolean): void {
+    for (const h of this.publishers.values()) h.emit('videoroom_talking', { feed, talking });
+  }
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stand-in Janus)', () => {
+  let janus: FakeJanus;
+  let media: JanusMedia;
+  let speakers: (string | null)[];
+  let offers: { participantId: string; streams: SfuStream[] }[];
+
+  beforeEach(() => {
+    janus = new FakeJanus();
+    speakers = [];
+    offers = [];
+    media = new JanusMedia(
+      { url: 'ws://127.0.0.1:1', apiSecret: 'x', log },
+      {
+        onOffer: (roomId, participantId, _offer, streams) => {
+          offers.push({ participantId, streams });
+          // The browser answers at once.
+          setTimeout(() => void media.answer(roomId, participantId, { type: 'answer', sdp: 'v=0\r\n' }), 0);
+        },
+        onActiveSpeaker: (_roomId, participantId) => speakers.push(participantId),
+        onLost: () => undefined,
+        onRecovered: () => undefined,
+      },
+    );
+    vi.spyOn(media.client, 'attach').mockImplementation(janus.attach);
+  });
+  afterEach(async () => {
+    vi.restoreAllMocks();
+  });
+
+  /** `ids` publish (media up) and subscribe. */
+  async function room(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      await media.publish('r', id, { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get(id)!.emit('handle_webrtcup');
+    }
+    for (const id of ids) await media.subscribe('r', id);
+    await settle();
+  }
+  /** The subscription of `id`: the one that has everyone's streams but its own. */
+  const subscriberOf = (id: string): FakeHandle => {
+    const h = janus.subscribers.find((x) => x.streams.length > 0 && x.streams.every((s) => s.feed_id !== id));
+    expect(h, `subscriber of ${id}`).toBeDefined();
+    return h!;
+  };
+
+  it('reads the publisher offer’s audio and video mids', () => {
+    expect(midsOf(PUBLISHER_OFFER)).toEqual({ audio: '0', video: '1' });
+    expect(midsOf('v=0\r\nm=video 9 X 96\r\na=mid:v\r\nm=audio 9 X 111\r\na=mid:a\r\n')).toEqual({
+      audio: 'a',
+      video: 'v',
+    });
+  });
+
+  it('creates the Janus room with talking events on', async () => {
+    await room(['a', 'b', 'c']);
+    const control = janus.handles[0]!;
+    expect(control.create).toHaveBeenCalledWith(
+      expect.objectContaining({
+        talking_events: true,
+        talking_level_threshold: TALKING_LEVEL,
+        talking_packets_threshold: TALKING_PACKETS,
+      }),
+    );
+  });
+
+  it('names the active speaker once per change, and the previous one when they leave', async () => {
+    await room(['a', 'b', 'c']);
+    expect(media.activeSpeaker('r')).toBeNull();
+    janus.talk('b', true); // heard on all three publisher handles: one change
+    expect(speakers).toEqual(['b']);
+    janus.talk('b', false);
+    janus.talk('c', true);
+    janus.talk('c', false);
+    janus.talk('b', true);
+    expect(speakers).toEqual(['b', 'c', 'b']);
+    expect(media.activeSpeaker('r')).toBe('b');
+    janus.talk('zz', true); // not a publisher of this room
+    expect(speakers).toHaveLength(3);
+    await media.leave('r', 'b');
+    expect(speakers.at(-1)).toBe('c');
+    expect(media.activeSpeaker('r')).toBe('c');
+  });
+
+  it('gives each tile its layer and receives video only for the tiles shown', async () => {
+    await room(['a', 'b', 'c', 'd']);
+    const subA = subscriberOf('a');
+    // Before the page says what it shows: everyone's audio and video, the top layer.
+    expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
+    expect(subA.receiving('video')).toEqual(['b', 'c', 'd']);
+    // The top layer is Janus's default for a new stream: nothing is asked.
+    expect(subA.configures).toEqual([]);
+
+    // Stage b (high), thumbnail c (low); d is on another page: its video goes, its audio stays.
+    await media.view('r', 'a', [
+      { participantId: 'b', layer: 2 },
+      { participantId: 'c', layer: 0 },
+    ]);
+    await settle();
+    expect(subA.receiving('video')).toEqual(['b', 'c']);
+    expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
+    expect(subA.layerOf('b')).toBeUndefined(); // still the default, the top
+    expect(subA.layerOf('c')).toBe(0);
+    expect(subA.updates.at(-1)).toEqual({ unsubscribe: [{ feed: 'd', mid: '1' }] });
+
+    // c speaks and moves to the stage, b to a thumbnail, d to the page: layers swap, d's video back.
+    const configuresBefore = subA.configures.length;
+    await media.view('r', 'a', [
+      { participantId: 'c', layer: 2 },
+      { participantId: 'b', layer: 0 },
+      { participantId: 'd', layer: 0 },
+    ]);
+    await settle();
+    expect(subA.receiving('video')).toEqual(['b', 'c', 'd']);
+    expect(subA.layerOf('c')).toBe(2);
+    expect(subA.layerOf('b')).toBe(0);
+    expect(subA.layerOf('d')).toBe(0);
+    expect(subA.configures.length).toBeGreaterThan(configuresBefore);
+    // The same view again asks Janus nothing.
+    const requests = subA.updates.length + subA.configures.length;
+    await media.view('r', 'a', [
+      { participantId: 'c', layer: 2 },
+      { participantId: 'b', layer: 0 },
+      { participantId: 'd', layer: 0 },
+    ]);
+    await settle();
+    expect(subA.updates.length + subA.configures.length).toBe(requests);
+    // Its own id, or someone not publishing, is ignored.
+    await media.view('r', 'a', [
+      { participantId: 'a', layer: 2 },
+      { participantId: 'nobody', layer: 2 },
+    ]);
+    await settle();
+    expect(subA.receiving('video')).toEqual([]);
+    expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
+  });
+
+  it('in a large room receives the audio of the last N speakers only, adding a new speaker', async () => {
+    const n = SFU_VIEW.audioLastN;
+    const ids = Array.from({ length: n + 3 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+    await room(ids);
+    const subFirst = subscriberOf(ids[0]!);
+    const others = ids.slice(1);
+    // Nobody has spoken: the first N to publish.
+    expect(subFirst.receiving('audio')).toEqual(others.slice(0, n));
+    const quiet = others.at(-1)!;
+    expect(subFirst.receiving('audio')).not.toContain(quiet);
+    janus.talk(quiet, true);
+    await settle();
+    expect(subFirst.receiving('audio')).toContain(quiet);
+    expect(subFirst.receiving('audio')).toHaveLength(n);
+    // The speaker's own subscription does not carry itself.
+    const subQuiet = subscriberOf(quiet);
+    expect(subQuiet.receiving('audio')).not.toContain(quiet);
+    expect(subQuiet.receiving('audio')).toHaveLength(n);
+  });
+});
