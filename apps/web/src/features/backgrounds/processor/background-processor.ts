@@ -1,7 +1,7 @@
 import { Store } from '@/lib/store';
 import { PREVIOUS_MASK, blurRadiusFor, type CompositeMode, type Compositor } from './compositor';
-import { createCompositor2d } from './compositor-2d';
-import { WEBGL_CONTEXT_ERROR, createCompositorWebgl } from './compositor-webgl';
+import { WEBGL_CONTEXT_ERROR } from './compositor-webgl';
+import { createCompositor } from './create-compositor';
 import { startFrameClock } from './frame-clock';
 import { getSegmenter, type Segmenter } from './segmenter';
 
@@ -66,35 +66,7 @@ const STATS_EVERY = 15;
 const REST_SHARE = 0.5;
 const SEGMENT_REST = 2;
 
-/**
- * True when WebGL runs on a software rasterizer (SwiftShader, llvmpipe): the "GPU" is the CPU,
- * and its work queues behind the segmentation's own WebGL readbacks. Measured in headless
- * Chromium on this machine: with GPU compositing the segmented frames took 30-900 ms (stalls
- * while the GPU process caught up), with the 2D canvas a steady 46-57 ms.
- */
-export function isSoftwareWebgl(): boolean {
-  try {
-    const gl = document.createElement('canvas').getContext('webgl2');
-    if (!gl) return false;
-    const info = gl.getExtension('WEBGL_debug_renderer_info');
-    const renderer = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
-    gl.getExtension('WEBGL_lose_context')?.loseContext();
-    return /swiftshader|llvmpipe|softpipe|software/i.test(renderer);
-  } catch {
-    return false;
-  }
-}
-
-/** WebGL2 on a real GPU; the 2D canvas without one (or when asked, to compare). */
-export function createCompositor(canvas: HTMLCanvasElement, prefer?: Compositor['kind']): Compositor {
-  if (prefer === '2d' || (prefer !== 'webgl2' && isSoftwareWebgl())) return createCompositor2d(canvas);
-  try {
-    return createCompositorWebgl(canvas);
-  } catch (err) {
-    console.warn('WebGL2 compositing unavailable, using the 2D canvas', err);
-    return createCompositor2d(canvas);
-  }
-}
+export { createCompositor, isSoftwareWebgl } from './create-compositor';
 
 /** Chromium's MediaStreamTrackGenerator (not in TypeScript's DOM types): a track fed with frames. */
 type TrackGeneratorCtor = new (init: { kind: 'video' }) => MediaStreamTrack & {

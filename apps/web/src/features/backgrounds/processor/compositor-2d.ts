@@ -7,6 +7,7 @@ import {
   type Compositor,
   type FrameSource,
   type MaskInput,
+  type OutputCanvas,
 } from './compositor';
 
 /**
@@ -17,9 +18,19 @@ const EDGE_SOFTNESS_PX = 1;
 /** The blurred background is made at 1/4 of the frame's size (a wide blur keeps no detail). */
 const BLUR_DOWNSCALE = 4;
 
-function canvas2d(): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D } {
-  const canvas = document.createElement('canvas');
-  const ctx = canvas.getContext('2d');
+/**
+ * A 2D context of a page's canvas or of an OffscreenCanvas (in a worker). Typed as the page's:
+ * the offscreen one has every method used here, and TypeScript cannot call the overloaded
+ * drawImage on a union of the two.
+ */
+function context2d(canvas: OutputCanvas): CanvasRenderingContext2D | null {
+  return canvas.getContext('2d') as CanvasRenderingContext2D | null;
+}
+
+function canvas2d(): { canvas: OutputCanvas; ctx: CanvasRenderingContext2D } {
+  const canvas =
+    typeof document !== 'undefined' ? document.createElement('canvas') : new OffscreenCanvas(1, 1);
+  const ctx = context2d(canvas);
   if (!ctx) throw new Error('No 2D canvas context');
   return { canvas, ctx };
 }
@@ -31,8 +42,8 @@ function canvas2d(): { canvas: HTMLCanvasElement; ctx: CanvasRenderingContext2D 
  * (`destination-over`): the frame blurred at a quarter of its size and scaled up, or the picture
  * scaled to cover. The blurred background is remade with each new mask and reused in between.
  */
-export function createCompositor2d(canvas: HTMLCanvasElement): Compositor {
-  const ctx = canvas.getContext('2d');
+export function createCompositor2d(canvas: OutputCanvas): Compositor {
+  const ctx = context2d(canvas);
   if (!ctx) throw new Error('No 2D canvas context');
   // The last mask, copied (MediaPipe's own is only valid while it is being handed over).
   const kept = canvas2d();
