@@ -131,6 +131,9 @@ describe('background effects in a meeting', () => {
 
     // Camera off: nothing is processed; on again: processing resumes.
     await host.control('Turn off camera').click();
+    // The effect runs in a worker whose counts reach the page by message: one sent just before
+    // the camera went off may still be on its way.
+    await hostPage.waitForTimeout(500);
     const off1 = await processorStats(hostPage);
     await hostPage.waitForTimeout(1500);
     const off2 = await processorStats(hostPage);
