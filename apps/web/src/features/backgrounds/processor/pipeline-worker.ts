@@ -1,5 +1,6 @@
 /// <reference lib="webworker" />
 import { PREVIOUS_MASK, type CompositeMode, type Compositor } from './compositor';
+import { WEBGL_CONTEXT_ERROR } from './compositor-webgl';
 import { createCompositor } from './create-compositor';
 import type { FromWorker, ToWorker } from './pipeline-protocol';
 import { MODEL_HEIGHT, MODEL_WIDTH, createTasksSegmenter, type FrameSegmenter } from './tasks-segmenter';
@@ -28,8 +29,6 @@ const TIMINGS_KEPT = 120;
 const STATS_EVERY = 15;
 /** The new mask's share when it is mixed with the previous one. */
 const MASK_NEW_WEIGHT = 0.7;
-/** The spec's error when compositing keeps failing (the same text the page-side pipeline uses). */
-const FRAME_ERROR = 'Failed to create WebGL canvas context when passing video frame.';
 
 let canvas: OffscreenCanvas | null = null;
 let compositor: Compositor | null = null;
@@ -126,7 +125,8 @@ async function process(frame: VideoFrame): Promise<void> {
   } catch (err) {
     failures += 1;
     console.error('Background processing failed on a frame', err);
-    if (failures === MAX_FAILURES) post({ type: 'error', message: FRAME_ERROR });
+    // The spec's error for a frame that cannot be processed, as on the page's pipeline.
+    if (failures === MAX_FAILURES) post({ type: 'error', message: WEBGL_CONTEXT_ERROR });
     // The camera frame as it is, rather than none.
     try {
       compositor.draw(frame, null, { ...settings, mode: 'none' });
@@ -134,8 +134,15 @@ async function process(frame: VideoFrame): Promise<void> {
       // The canvas keeps its last picture.
     }
   }
-  const out = new VideoFrame(canvas, { timestamp: frame.timestamp });
-  frame.close();
+  let out: VideoFrame;
+  try {
+    out = new VideoFrame(canvas, { timestamp: frame.timestamp });
+  } catch (err) {
+    console.error('No output frame could be made', err);
+    return;
+  } finally {
+    frame.close();
+  }
   const ended = performance.now();
   stats.busyMs += ended - started;
   if (effect) {
@@ -183,7 +190,12 @@ async function pump(r: ReadableStreamDefaultReader<VideoFrame>): Promise<void> {
       result.value.close();
       continue;
     }
-    await process(result.value);
+    try {
+      await process(result.value);
+    } catch (err) {
+      // One bad frame must not stop the loop (process closes the frame it was given).
+      console.error('Background processing failed on a frame', err);
+    }
   }
 }
 
