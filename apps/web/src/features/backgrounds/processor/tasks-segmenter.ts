@@ -13,7 +13,7 @@ import { imageMetadata, withMetadata } from './tflite-metadata';
  * metadata is added on load (tflite-metadata.ts): (x - 0) / 255, as that package's own graph does.
  * Every file (loader, wasm, model) is served from our origin; nothing comes from a CDN.
  *
- * Measured in a worker of headless Chromium on the 2-core machine with the fake camera: 8.4 ms
+ * Measured in a worker of headless Chromium on the 2-core machine (load 1.9), fake camera: 8.4 ms
  * median from a 640x480 VideoFrame (its mask comes back at 640x480), 5.0 ms from the frame drawn
  * at the model's own 256x144 first (plus 1.5 ms for that draw), so frames are scaled down first.
  */
