@@ -8,6 +8,8 @@ import type { CompositeMode, Compositor } from './compositor';
 export type ToWorker =
   | {
       type: 'start';
+      /** Which processor this is (a worker serves one after another, keeping its model). */
+      session: number;
       writable: WritableStream<VideoFrame>;
       /** The preview canvas (transferred), or null: the worker draws on its own. */
       canvas: OffscreenCanvas | null;
@@ -20,7 +22,8 @@ export type ToWorker =
   /** The decoded picture for mode `image`; null draws the dark fill. */
   | { type: 'background'; bitmap: ImageBitmap | null }
   | { type: 'active'; active: boolean }
-  | { type: 'dispose' };
+  /** The processor is gone: the worker stops and waits for the next one. */
+  | { type: 'stop' };
 
 export interface WorkerStats {
   /** Segmented frames, and per such frame the whole time (segmentation, compositing, output). */
@@ -35,8 +38,10 @@ export interface WorkerStats {
   busyMs: number;
 }
 
-export type FromWorker =
+/** Every answer names the session it is for; the page drops those of an earlier one. */
+export type FromWorker = { session: number } & (
   | { type: 'status'; status: 'ready' | 'failed'; compositor: Compositor['kind'] | null }
   | { type: 'compositor'; compositor: Compositor['kind'] }
   | { type: 'error'; message: string }
-  | ({ type: 'stats' } & WorkerStats);
+  | ({ type: 'stats' } & WorkerStats)
+);

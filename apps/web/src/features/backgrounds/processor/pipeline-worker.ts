@@ -13,7 +13,11 @@ import { MODEL_HEIGHT, MODEL_WIDTH, createTasksSegmenter, type FrameSegmenter } 
  * edge does not flicker. With effect None, or before the model is ready, frames pass through.
  */
 
-const post = (m: FromWorker) => (self as DedicatedWorkerGlobalScope).postMessage(m);
+/** The session (one BackgroundProcessor) being served: answers carry it, so stale ones drop. */
+let session = 0;
+const post = (m: DistributiveOmit<FromWorker, 'session'>) =>
+  (self as DedicatedWorkerGlobalScope).postMessage({ ...m, session } as FromWorker);
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 // TFLite writes its INFO lines ("Created TensorFlow Lite XNNPACK delegate for CPU.") to stderr,
 // which Emscripten hands to console.error: told as the information they are, in this worker only.
@@ -42,7 +46,8 @@ let background: OffscreenCanvas | null = null;
 let pictureVersion = 0;
 let active = true;
 let wake: (() => void) | null = null;
-let disposed = false;
+/** The model, loaded once per worker and kept while the page reuses the worker. */
+let loading: Promise<FrameSegmenter> | null = null;
 let failures = 0;
 
 const small = new OffscreenCanvas(MODEL_WIDTH, MODEL_HEIGHT);
@@ -174,7 +179,7 @@ function sendStats(): void {
 
 /** Reads frames while active; paused (camera off), nothing is read or drawn. */
 async function pump(r: ReadableStreamDefaultReader<VideoFrame>): Promise<void> {
-  while (!disposed && reader === r) {
+  while (reader === r) {
     if (!active) {
       await new Promise<void>((resolve) => (wake = resolve));
       continue;
@@ -186,7 +191,7 @@ async function pump(r: ReadableStreamDefaultReader<VideoFrame>): Promise<void> {
       return;
     }
     if (result.done) return;
-    if (reader !== r || disposed || !active) {
+    if (reader !== r || !active) {
       result.value.close();
       continue;
     }
@@ -207,24 +212,56 @@ function toCanvas(bitmap: ImageBitmap): Promise<OffscreenCanvas> {
   return Promise.resolve(c);
 }
 
+/** Ends the session: nothing is read, drawn or written; the model stays for the next one. */
+function stop(): void {
+  const r = reader;
+  reader = null;
+  void r?.cancel().catch(() => undefined);
+  void writer?.close().catch(() => undefined);
+  writer = null;
+  compositor?.dispose();
+  compositor = null;
+  canvas = null;
+  mode = 'none';
+  background = null;
+  pictureVersion += 1;
+  active = true;
+  wake?.();
+  wake = null;
+  hasMask = false;
+  failures = 0;
+  lastSegmentAt = -Infinity;
+  stats.framesProcessed = stats.framesDrawn = stats.busyMs = 0;
+  stats.timings.length = stats.drawTimings.length = stats.frameTimings.length = 0;
+}
+
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const m = e.data;
   switch (m.type) {
     case 'start': {
+      stop();
+      session = m.session;
       canvas = m.canvas ?? new OffscreenCanvas(640, 480);
       compositor = createCompositor(canvas, m.prefer ?? undefined);
       segmentEveryMs = 1000 / m.segmentFps;
       writer = m.writable.getWriter();
       post({ type: 'compositor', compositor: compositor.kind });
-      createTasksSegmenter().then(
+      // The model is loaded by the worker's first session and reused by the next ones.
+      if (!loading) {
+        loading = createTasksSegmenter();
+        loading.catch(() => (loading = null));
+      }
+      const forSession = session;
+      loading.then(
         (s) => {
-          if (disposed) return s.close();
           segmenter = s;
-          post({ type: 'status', status: 'ready', compositor: compositor?.kind ?? null });
+          if (forSession === session)
+            post({ type: 'status', status: 'ready', compositor: compositor?.kind ?? null });
         },
         (err: unknown) => {
           console.error('Background segmentation could not start', err);
-          post({ type: 'status', status: 'failed', compositor: compositor?.kind ?? null });
+          if (forSession === session)
+            post({ type: 'status', status: 'failed', compositor: compositor?.kind ?? null });
         },
       );
       break;
@@ -266,14 +303,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
       }
       break;
     }
-    case 'dispose': {
-      disposed = true;
-      void reader?.cancel().catch(() => undefined);
-      void writer?.close().catch(() => undefined);
-      segmenter?.close();
-      compositor?.dispose();
-      wake?.();
-      self.close();
+    case 'stop': {
+      stop();
       break;
     }
   }

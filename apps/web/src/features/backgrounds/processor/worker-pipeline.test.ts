@@ -1,20 +1,24 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BackgroundProcessor, DEFAULT_SEGMENT_FPS, PROCESSOR_ERRORS } from './background-processor';
 import type { FromWorker, ToWorker } from './pipeline-protocol';
-import { workerPipelineSupported } from './worker-pipeline';
+import { releaseIdleWorker, workerPipelineSupported } from './worker-pipeline';
 
 /**
  * The page's side of the worker pipeline, with Chromium's classes stood in for (jsdom has none):
  * what the processor sends the worker, and what it makes of the worker's answers.
  */
+type Answer = FromWorker extends infer T ? (T extends unknown ? Omit<T, 'session'> : never) : never;
+
 class FakeWorker {
   static last: FakeWorker | null = null;
+  static made = 0;
   readonly sent: { message: ToWorker; transfer: unknown[] }[] = [];
   onmessage: ((e: MessageEvent<FromWorker>) => void) | null = null;
   onerror: ((e: ErrorEvent) => void) | null = null;
   terminated = false;
   constructor() {
     FakeWorker.last = this;
+    FakeWorker.made += 1;
   }
   postMessage(message: ToWorker, transfer: unknown[] = []) {
     this.sent.push({ message, transfer });
@@ -22,8 +26,13 @@ class FakeWorker {
   terminate() {
     this.terminated = true;
   }
-  answer(m: FromWorker) {
-    this.onmessage?.({ data: m } as MessageEvent<FromWorker>);
+  /** The session of the last 'start' (the processor being served now). */
+  session(): number {
+    const starts = this.sent.filter((s) => s.message.type === 'start');
+    return (starts.at(-1)!.message as { session: number }).session;
+  }
+  answer(m: Answer, session = this.session()) {
+    this.onmessage?.({ data: { ...m, session } } as MessageEvent<FromWorker>);
   }
   types() {
     return this.sent.map((s) => s.message.type);
@@ -61,10 +70,12 @@ function standIn() {
 }
 
 afterEach(() => {
+  releaseIdleWorker();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   delete (HTMLCanvasElement.prototype as Partial<HTMLCanvasElement>).transferControlToOffscreen;
   FakeWorker.last = null;
+  FakeWorker.made = 0;
 });
 
 describe('the worker pipeline, page side', () => {
@@ -101,7 +112,32 @@ describe('the worker pipeline, page side', () => {
     expect(p.outputTrack.enabled).toBe(false);
 
     p.dispose();
-    expect(worker.types().at(-1)).toBe('dispose');
+    expect(worker.types().at(-1)).toBe('stop');
+  });
+
+  it("reuses the last processor's worker (and its model) and ignores what it said for that one", () => {
+    standIn();
+    const onError = vi.fn();
+    const first = new BackgroundProcessor({ onError });
+    const worker = FakeWorker.last!;
+    const oldSession = worker.session();
+    first.dispose();
+    const second = new BackgroundProcessor({ onError });
+    expect(FakeWorker.made).toBe(1);
+    expect(worker.types().slice(-2)).toEqual(['stop', 'start']);
+    expect(worker.session()).not.toBe(oldSession);
+    // A late answer for the first processor changes nothing for the second.
+    worker.answer({ type: 'error', message: PROCESSOR_ERRORS.webgl }, oldSession);
+    worker.answer({ type: 'status', status: 'failed', compositor: '2d' }, oldSession);
+    expect(onError).not.toHaveBeenCalled();
+    expect(second.getSnapshot().status).toBe('initializing');
+    worker.answer({ type: 'status', status: 'ready', compositor: '2d' });
+    expect(second.getSnapshot().status).toBe('ready');
+    second.dispose();
+    // Kept for the next one until released.
+    expect(worker.terminated).toBe(false);
+    releaseIdleWorker();
+    expect(worker.terminated).toBe(true);
   });
 
   it('reports ready, the worker counts, and the spec errors the worker sends', () => {

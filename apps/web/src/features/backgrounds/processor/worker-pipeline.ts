@@ -41,19 +41,39 @@ export interface WorkerPipelineOptions {
   onStats: (stats: WorkerStats) => void;
 }
 
+/**
+ * The worker of the last processor, kept for the next one: its model (13 MB of WebAssembly
+ * compiled, the graph started) took 1.4-1.9 s to be ready on the 2-core machine, which turning
+ * an effect off and on again in a meeting would otherwise pay each time. Idle, it uses no CPU;
+ * the page-thread pipeline likewise keeps one segmenter for the page's life.
+ */
+let idleWorker: Worker | null = null;
+let sessions = 0;
+
+/** Ends the kept worker (its model's memory goes with it); the next effect starts a new one. */
+export function releaseIdleWorker(): void {
+  idleWorker?.terminate();
+  idleWorker = null;
+}
+
 /** The page's side of pipeline-worker.ts: makes the streams, sends what changes, hears back. */
 export class WorkerPipeline {
   readonly outputTrack: MediaStreamTrack;
   private readonly worker: Worker;
+  private readonly session = ++sessions;
+  private disposed = false;
 
   constructor(opts: WorkerPipelineOptions) {
     const Generator = g.MediaStreamTrackGenerator!;
     const generator = new Generator({ kind: 'video' });
     generator.contentHint = 'motion';
     this.outputTrack = generator;
-    this.worker = new Worker(new URL('./pipeline-worker.ts', import.meta.url), { type: 'module' });
+    this.worker =
+      idleWorker ?? new Worker(new URL('./pipeline-worker.ts', import.meta.url), { type: 'module' });
+    idleWorker = null;
     this.worker.onmessage = (e: MessageEvent<FromWorker>) => {
       const m = e.data;
+      if (m.session !== this.session || this.disposed) return;
       if (m.type === 'status') opts.onStatus(m.status);
       else if (m.type === 'compositor') opts.onCompositor(m.compositor);
       else if (m.type === 'error') opts.onError(m.message);
@@ -61,7 +81,7 @@ export class WorkerPipeline {
     };
     this.worker.onerror = (e) => {
       console.error('The background effect worker failed', e.message);
-      opts.onStatus('failed');
+      if (!this.disposed) opts.onStatus('failed');
     };
     const canvas = opts.preview ? opts.preview.transferControlToOffscreen() : null;
     const transfer: Transferable[] = [generator.writable];
@@ -69,6 +89,7 @@ export class WorkerPipeline {
     this.post(
       {
         type: 'start',
+        session: this.session,
         writable: generator.writable,
         canvas,
         prefer: opts.prefer,
@@ -104,9 +125,12 @@ export class WorkerPipeline {
   }
 
   dispose(): void {
-    this.post({ type: 'dispose' });
+    if (this.disposed) return;
+    this.disposed = true;
+    this.post({ type: 'stop' });
     this.outputTrack.stop();
-    // The worker closes itself after cleaning up; this is in case it cannot.
-    setTimeout(() => this.worker.terminate(), 2000);
+    // Kept for the next processor (one at a time; a second idle one is not needed).
+    if (idleWorker) this.worker.terminate();
+    else idleWorker = this.worker;
   }
 }
