@@ -14,8 +14,8 @@ import { WorkerPipeline, workerPipelineSupported } from './worker-pipeline';
  * out as the output track; the page's main thread does nothing per frame. Measured on the 2-core
  * machine in a two-person call (bench/background-effects.ts, runs at load averages 3-15),
  * the page-thread pipeline below kept the sender's main thread 40-59% busy and the other person
- * received 47-85% of the frame rate they got without the effect; with the worker, 4.5-4.9% busy
- * and 95-101% of it (89.5% in the run at load 12-15).
+ * received 47-85% of the frame rate they got without the effect; with the worker, 3.9-4.9% busy
+ * and 89.5-101% of it (the target is 90%; the 89.5% run was at load 12-15).
  *
  * Elsewhere, the page-thread pipeline: a hidden <video> plays the camera, a worker clock
  * ticks at the output rate, each tick segments the current frame and composites it on a canvas,
@@ -69,7 +69,7 @@ export interface ProcessorOptions {
 
 /**
  * Segmentations a second in the worker: every other frame of a 30 fps camera (on the 2-core
- * machine a segmented frame took 13.7-15.8 ms median, and every output frame 10.0-13.2 ms median).
+ * machine a segmented frame took 13.7-16.4 ms median, and every output frame 10.0-13.2 ms median).
  */
 export const DEFAULT_SEGMENT_FPS = 15;
 
