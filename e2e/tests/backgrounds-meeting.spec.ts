@@ -59,12 +59,15 @@ async function sending(page: Page): Promise<{ version: string; trackId: string |
   });
 }
 
-async function processorStats(page: Page): Promise<{ framesDrawn: number; framesProcessed: number } | null> {
+interface Stats {
+  framesDrawn: number;
+  framesProcessed: number;
+  pipeline: 'worker' | 'page';
+}
+
+async function processorStats(page: Page): Promise<Stats | null> {
   return page.evaluate(
-    () =>
-      (
-        window as { __parleyBackground?: { stats: () => { framesDrawn: number; framesProcessed: number } } }
-      ).__parleyBackground?.stats() ?? null,
+    () => (window as { __parleyBackground?: { stats: () => Stats } }).__parleyBackground?.stats() ?? null,
   );
 }
 
@@ -119,6 +122,8 @@ describe('background effects in a meeting', () => {
       30_000,
     );
     const after = await sending(hostPage);
+    // Chromium runs the effect in a worker, off the page's main thread.
+    expect((await processorStats(hostPage))?.pipeline).toBe('worker');
     console.log(`received edge energy: none ${sharp.toFixed(2)}, blur ${blurred.toFixed(2)}`);
     // replaceTrack: another track on the same sender, and no new offer (same SDP version).
     expect(after.trackId).not.toBe(before.trackId);
@@ -131,6 +136,9 @@ describe('background effects in a meeting', () => {
 
     // Camera off: nothing is processed; on again: processing resumes.
     await host.control('Turn off camera').click();
+    // The effect runs in a worker whose counts reach the page by message: one sent just before
+    // the camera went off may still be on its way.
+    await hostPage.waitForTimeout(500);
     const off1 = await processorStats(hostPage);
     await hostPage.waitForTimeout(1500);
     const off2 = await processorStats(hostPage);

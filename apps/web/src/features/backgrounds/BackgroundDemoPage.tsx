@@ -23,6 +23,17 @@ function compositorParam(): 'webgl2' | '2d' | undefined {
   return v === '2d' || v === 'webgl2' ? v : undefined;
 }
 
+/** ?pipeline=page runs the effect on the page's thread instead of a worker (to compare). */
+function pipelineParam(): boolean | undefined {
+  return new URLSearchParams(window.location.search).get('pipeline') === 'page' ? false : undefined;
+}
+
+/** ?segmentFps=N segments N frames a second in the worker (to compare). */
+function segmentFpsParam(): number | undefined {
+  const n = Number(new URLSearchParams(window.location.search).get('segmentFps'));
+  return Number.isFinite(n) && n >= 1 && n <= 60 ? n : undefined;
+}
+
 const EFFECT_NAMES = { none: 'none', blur: 'blur', virtual: 'virtual', custom: 'virtual' } as const;
 
 /** Puts the processor's canvas on the page as the preview; answers the function that removes it. */
@@ -80,6 +91,9 @@ function usePreview(choice: BackgroundChoice) {
         onError: (message) => toast({ title: message, variant: 'destructive' }),
         // ?compositor=2d or =webgl2 picks the compositor (to compare them; tests use both).
         prefer: compositorParam(),
+        worker: pipelineParam(),
+        segmentFps: segmentFpsParam(),
+        preview: true,
       });
       p.setInput(camera);
       setProcessor(p);

@@ -32,6 +32,14 @@ class ProcessorCameraEffect implements CameraEffect {
   }
 }
 
+/**
+ * `?bgPipeline=page` on a meeting's address runs the effect on the page's thread, as before the
+ * worker pipeline: the benchmark measures both in the same call (bench/background-effects.ts).
+ */
+function pagePipelineAsked(): boolean {
+  return new URLSearchParams(window.location.search).get('bgPipeline') === 'page';
+}
+
 export class LiveBackgroundEffect {
   private readonly store = new Store<LiveEffectSnapshot>({ choice: NO_EFFECT, processor: null });
   readonly getSnapshot = this.store.getSnapshot;
@@ -43,7 +51,7 @@ export class LiveBackgroundEffect {
     private readonly media: LocalMedia,
     private readonly onError: (message: string) => void,
     private readonly makeProcessor: (onError: (m: string) => void) => BackgroundProcessor = (e) =>
-      new BackgroundProcessor({ onError: e }),
+      new BackgroundProcessor({ onError: e, worker: pagePipelineAsked() ? false : undefined }),
   ) {}
 
   apply(choice: BackgroundChoice): void {

@@ -8,6 +8,7 @@ import {
   type Compositor,
   type FrameSource,
   type MaskInput,
+  type OutputCanvas,
 } from './compositor';
 
 /**
@@ -131,8 +132,12 @@ interface Target {
 }
 
 /** Throws when WebGL2 is not available; the caller then falls back to the 2D compositor. */
-export function createCompositorWebgl(canvas: HTMLCanvasElement): Compositor {
-  const context = canvas.getContext('webgl2', { alpha: false, antialias: false, premultipliedAlpha: false });
+export function createCompositorWebgl(canvas: OutputCanvas): Compositor {
+  const context = canvas.getContext('webgl2', {
+    alpha: false,
+    antialias: false,
+    premultipliedAlpha: false,
+  }) as WebGL2RenderingContext | null;
   if (!context) throw new Error(WEBGL_CONTEXT_ERROR);
   const gl: WebGL2RenderingContext = context;
   const blurProgram = compile(gl, VERTEX, BLUR);

@@ -20,9 +20,12 @@ export type FrameSource = TexImageSource & CanvasImageSource;
 export const PREVIOUS_MASK = 'previous';
 export type MaskInput = FrameSource | typeof PREVIOUS_MASK | null;
 
+/** A page's canvas, or a worker's OffscreenCanvas. */
+export type OutputCanvas = HTMLCanvasElement | OffscreenCanvas;
+
 export interface Compositor {
   readonly kind: 'webgl2' | '2d';
-  readonly canvas: HTMLCanvasElement;
+  readonly canvas: OutputCanvas;
   /**
    * Draws one output frame. Without a mask (or in mode `none`) the frame is drawn as it is;
    * PREVIOUS_MASK reuses the last mask given (segmentation runs slower than the camera).
