@@ -13,9 +13,10 @@ RUNTIME=(libpocketsphinx3 pocketsphinx-en-us ffmpeg apertium apertium-eng-spa ap
   apertium-es-pt apertium-spa-ita fonts-dejavu-core janus)
 # What the tests add: chromium + fonts (browser suite), iproute2 + util-linux (its private network
 # namespace), redis-server (the Redis bus test: a real part, on CI a missing Redis fails the run),
-# flite/espeak-ng/sox (test speech), pocketsphinx-testdata (recorded speech for the WER bench), poppler-utils (pdftotext reads exported PDFs).
+# flite/espeak-ng/sox (test speech), pocketsphinx-testdata (recorded speech for the WER bench), poppler-utils (pdftotext reads exported PDFs),
+# coturn (turn.spec.ts starts its own `turnserver` on loopback; `npm start` does not use it).
 TESTS=(chromium fonts-liberation iproute2 util-linux redis-server flite espeak-ng sox poppler-utils
-  pocketsphinx-testdata)
+  pocketsphinx-testdata coturn)
 
 runtime_only=false
 [ "${1:-}" = "--runtime" ] && runtime_only=true

@@ -45,6 +45,9 @@ export async function startBenchServer(
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'parley-bench-')),
       WEB_DIST_DIR: path.join(dir, 'web'),
       LOG_LEVEL: 'warn',
+      // No STUN: there is no internet here, and a public STUN server must not be what a join
+      // waits for (empty, not `none`, so older private builds read it the same way).
+      STUN_URLS: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

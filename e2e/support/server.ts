@@ -48,6 +48,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LOG_LEVEL: 'warn',
       // Meetings stay peer-to-peer unless a suite asks for the SFU (sfu.spec.ts starts its own).
       MEDIA_PROVIDER: 'p2p',
+      // No STUN: there is no internet here, and a public STUN server must not be what a join
+      // waits for (empty, not `none`, so older private builds read it the same way).
+      STUN_URLS: '',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

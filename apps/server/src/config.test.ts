@@ -59,4 +59,14 @@ describe('loadConfig', () => {
     const c = loadConfig({ STUN_URLS: 'stun:a.example:3478, stun:b.example:3478' });
     expect(c.ice.stunUrls).toEqual(['stun:a.example:3478', 'stun:b.example:3478']);
   });
+
+  it('uses the public STUN servers unless STUN_URLS is set; none or empty turns STUN off', () => {
+    expect(loadConfig({}).ice.stunUrls).toEqual([
+      'stun:stun.l.google.com:19302',
+      'stun:stun1.l.google.com:19302',
+    ]);
+    expect(loadConfig({ STUN_URLS: 'none' }).ice.stunUrls).toEqual([]);
+    expect(loadConfig({ STUN_URLS: ' NONE ' }).ice.stunUrls).toEqual([]);
+    expect(loadConfig({ STUN_URLS: '' }).ice.stunUrls).toEqual([]);
+  });
 });

@@ -62,6 +62,13 @@ const trustProxyFromEnv = z.string().transform((raw, ctx): boolean | number | st
   return entries;
 });
 
+/**
+ * The public STUN servers peer connections use unless STUN_URLS says otherwise (spec §7: public
+ * STUN servers, two of them). Without any, two people behind home routers offer only their
+ * private addresses and may never connect.
+ */
+export const DEFAULT_STUN_URLS = ['stun:stun.l.google.com:19302', 'stun:stun1.l.google.com:19302'];
+
 const LOOPBACK_HOSTS = new Set(['localhost', '::1', '[::1]', '::ffff:127.0.0.1']);
 
 /** True when HOST listens on the loopback interface only. */
@@ -116,7 +123,11 @@ const envSchema = z.object({
   FREE_TIER_MINUTE_MS: z.coerce.number().int().min(100).max(60_000).default(60_000),
   /** The grace after the free time (spec §9: 30 s). Not in production. */
   FREE_TIER_GRACE_MS: z.coerce.number().int().min(1000).max(30_000).default(30_000),
-  STUN_URLS: listFromEnv.optional(),
+  /** Unset: DEFAULT_STUN_URLS. `none` or empty: no STUN server (the tests; a private network). */
+  STUN_URLS: z
+    .string()
+    .transform((v) => (v.trim().toLowerCase() === 'none' ? [] : listFromEnv.parse(v)))
+    .optional(),
   TURN_URLS: listFromEnv.optional(),
   TURN_SECRET: z.string().optional(),
   /** How meetings' media flows: `auto` (Janus when installed or JANUS_URL is set), `p2p`, `janus`. */
@@ -372,7 +383,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
     },
     freeTier: { minuteMs: e.FREE_TIER_MINUTE_MS, graceMs: e.FREE_TIER_GRACE_MS },
-    ice: { stunUrls: e.STUN_URLS ?? [], turnUrls: e.TURN_URLS ?? [], turnSecret: e.TURN_SECRET },
+    ice: {
+      stunUrls: e.STUN_URLS ?? [...DEFAULT_STUN_URLS],
+      turnUrls: e.TURN_URLS ?? [],
+      turnSecret: e.TURN_SECRET,
+    },
     media: {
       // The API tests start many apps at once: no Janus for them unless one asks.
       provider: e.MEDIA_PROVIDER ?? (e.NODE_ENV === 'test' ? 'p2p' : 'auto'),

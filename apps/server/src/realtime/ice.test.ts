@@ -31,6 +31,25 @@ describe('iceServersFor', () => {
     );
   });
 
+  it('puts the expiry, in Unix seconds, first in the username: coturn refuses it once past', () => {
+    const [server] = iceServersFor(
+      { stunUrls: [], turnUrls: ['turn:t:3478'], turnSecret: 'k' },
+      'p-9',
+      new Date('2030-06-01T12:00:00.900Z'),
+    );
+    // coturn (use-auth-secret) reads the part before the first ':' as the expiry timestamp and
+    // rejects the allocation when it is earlier than now; whole seconds, rounded down.
+    expect(server?.username).toBe(`${Date.UTC(2030, 5, 1, 12) / 1000 + 86_400}:p-9`);
+    // A credential made with another secret differs (coturn answers 401 to it).
+    const [other] = iceServersFor(
+      { stunUrls: [], turnUrls: ['turn:t:3478'], turnSecret: 'not-k' },
+      'p-9',
+      new Date('2030-06-01T12:00:00.900Z'),
+    );
+    expect(other?.username).toBe(server?.username);
+    expect(other?.credential).not.toBe(server?.credential);
+  });
+
   it('reaches the client in joined', async () => {
     const { createTestApp, signIn } = await import('../../test/app.js');
     const { createMeeting } = await import('../../test/meetings.js');

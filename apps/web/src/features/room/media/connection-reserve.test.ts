@@ -208,6 +208,26 @@ describe('PeerConnectionReserve', () => {
     reserve.dispose();
   });
 
+  it('in a relay-only browser, makes relay-only spares and keeps them while no TURN server is known', async () => {
+    localStorage.setItem('parley.iceTransportPolicy', 'relay');
+    try {
+      // Relay only and no server yet: nothing to gather, as in Chromium.
+      FakePC.silent = true;
+      const reserve = new PeerConnectionReserve(create, { offers: 1, answers: 0 });
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(FakePC.made).toHaveLength(1);
+      expect(FakePC.made[0]!.closed).toBe(false);
+      expect(FakePC.made[0]!.config.iceTransportPolicy).toBe('relay');
+      const turn = [{ urls: 'turn:turn.example.com:3478', username: 'u', credential: 'c' }];
+      const pc = reserve.take({ iceServers: turn }, 'offer') as unknown as FakePC;
+      expect(pc).toBe(FakePC.made[0]);
+      expect(pc.config).toMatchObject({ iceServers: turn, iceTransportPolicy: 'relay' });
+      reserve.dispose();
+    } finally {
+      localStorage.removeItem('parley.iceTransportPolicy');
+    }
+  });
+
   it('a link that comes before the offer is primed takes it and sends it when set, with the room’s servers', async () => {
     const reserve = new PeerConnectionReserve(create);
     const out: MeshSignal[] = [];

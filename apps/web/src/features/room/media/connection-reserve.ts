@@ -176,8 +176,11 @@ export class PeerConnectionReserve {
 
   private make(forOffer: boolean): boolean {
     let pc: RTCPeerConnection;
+    const config = peerConnectionConfig(this.iceServers);
+    // Relay only and no TURN server yet (before `joined`): no candidate can come, and none is due.
+    const expectsCandidates = config.iceTransportPolicy !== 'relay' || this.iceServers.length > 0;
     try {
-      pc = this.create(peerConnectionConfig(this.iceServers));
+      pc = this.create(config);
     } catch {
       return false;
     }
@@ -196,7 +199,7 @@ export class PeerConnectionReserve {
         spare.state = 'primed';
         spare.timer = setTimeout(() => {
           spare.timer = null;
-          if (this.spares.includes(spare) && spare.candidates === 0) this.replace(spare);
+          if (this.spares.includes(spare) && spare.candidates === 0 && expectsCandidates) this.replace(spare);
         }, PRIMED_NO_CANDIDATE_MS);
       },
       () => {

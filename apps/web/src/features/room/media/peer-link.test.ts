@@ -1,6 +1,14 @@
 import { VIDEO_BITRATE_CAP } from '@parley/protocol/constants';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { PeerLink, isPolite, sdpSessionId, type IceCandidate, type SessionDescription } from './peer-link';
+import {
+  PeerLink,
+  isPolite,
+  peerConnectionConfig,
+  relayOnly,
+  sdpSessionId,
+  type IceCandidate,
+  type SessionDescription,
+} from './peer-link';
 import { PeerMesh, type MeshSignal } from './peer-mesh';
 
 /**
@@ -328,5 +336,28 @@ describe('peer negotiation', () => {
     await deliver('a');
     expect(b.get('a')).not.toBe(first);
     expect(pcs).toHaveLength(4);
+  });
+});
+
+describe('relay only', () => {
+  it('is this browser’s setting, read from local storage; anything else means every candidate', () => {
+    const storage = (v: string | null) => ({ getItem: () => v }) as unknown as Storage;
+    expect(relayOnly(storage('relay'))).toBe(true);
+    expect(relayOnly(storage('all'))).toBe(false);
+    expect(relayOnly(storage(null))).toBe(false);
+    expect(relayOnly(undefined)).toBe(false);
+    const throwing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+    } as unknown as Storage;
+    expect(relayOnly(throwing)).toBe(false);
+    expect(peerConnectionConfig([]).iceTransportPolicy).toBeUndefined();
+    localStorage.setItem('parley.iceTransportPolicy', 'relay');
+    try {
+      expect(peerConnectionConfig([]).iceTransportPolicy).toBe('relay');
+    } finally {
+      localStorage.removeItem('parley.iceTransportPolicy');
+    }
   });
 });

@@ -475,9 +475,31 @@ function countCandidates(sdp: string | undefined): number {
   return sdp ? (sdp.match(/^a=candidate:/gm)?.length ?? 0) : 0;
 }
 
+/**
+ * This browser's "relay only" setting: with `localStorage['parley.iceTransportPolicy'] = 'relay'`
+ * its peer connections offer only TURN relay candidates (`iceTransportPolicy: 'relay'`), so the
+ * others never learn its addresses, and a TURN set-up can be checked from one browser (README,
+ * "TURN"). Anything else, or no storage: every candidate.
+ */
+export const ICE_POLICY_KEY = 'parley.iceTransportPolicy';
+
+export function relayOnly(storage: Storage | undefined = globalThis.localStorage): boolean {
+  try {
+    return storage?.getItem(ICE_POLICY_KEY) === 'relay';
+  } catch {
+    return false;
+  }
+}
+
 /** The configuration of every peer connection of the room (spec §9: the candidate pool). */
 export function peerConnectionConfig(iceServers: RTCIceServer[]): RTCConfiguration {
-  return { iceServers, iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE, bundlePolicy: 'max-bundle' };
+  const config: RTCConfiguration = {
+    iceServers,
+    iceCandidatePoolSize: ICE_CANDIDATE_POOL_SIZE,
+    bundlePolicy: 'max-bundle',
+  };
+  if (relayOnly()) config.iceTransportPolicy = 'relay';
+  return config;
 }
 
 /** The pair rule: the participant with the larger id is polite. Both ends compute the same. */

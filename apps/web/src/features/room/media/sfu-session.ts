@@ -1,5 +1,6 @@
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
 import type { IceCandidate, LocalTracks, SessionDescription } from './peer-link';
+import { relayOnly } from './peer-link';
 
 /**
  * This browser's two connections to the room's SFU (Janus, reached only through our server's
@@ -80,6 +81,7 @@ export class SfuSession {
 
   private newPc(): RTCPeerConnection {
     const config: RTCConfiguration = { iceServers: this.opts.iceServers, bundlePolicy: 'max-bundle' };
+    if (relayOnly()) config.iceTransportPolicy = 'relay';
     return this.opts.createPeerConnection?.(config) ?? new RTCPeerConnection(config);
   }
 
