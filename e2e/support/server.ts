@@ -78,7 +78,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     logs,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Exited, or killed by a signal (then exitCode stays null): nothing to wait for.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
