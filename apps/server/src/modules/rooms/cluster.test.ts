@@ -166,6 +166,9 @@ describe.skipIf(!redisReachable && !redisRequired)('one meeting across two insta
     opened.push(ann.socket, bob.socket, cat.socket);
     await ann.socket.next('participant_joined');
     await ann.socket.next('participant_joined');
+    // Bob says something through B before it crashes: it is kept (the database), not lost with B.
+    bob.socket.send({ type: 'chat_message', content: 'before the crash' });
+    expect((await ann.socket.next('chat_message')).content).toBe('before the crash');
 
     // B "crashes": it stops beating and its sockets die without it telling anyone.
     b.t.app.roomPresence?.stop();
@@ -180,6 +183,8 @@ describe.skipIf(!redisReachable && !redisRequired)('one meeting across two insta
     bobAgain.send({ type: 'join_meeting', joinToken: bob.join.joinToken });
     const back = await bobAgain.next('joined');
     expect([back.self.id, back.resumed]).toEqual([bob.join.id, true]);
+    expect(back.chatHistory.map((c) => c.content)).toEqual(['before the crash']);
+    expect(back.participants.map((p) => p.name).sort()).toEqual(['Ann', 'Cat']);
 
     // Cat does not come back: gone from Ann's roster once B's beat expired, Bob stays.
     const left = await ann.socket.next('participant_left', 5000);
