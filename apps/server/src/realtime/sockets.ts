@@ -3,15 +3,16 @@ import type { Actor, RoomTransport } from '../modules/rooms/transport.js';
 import type { Audience, BusEnvelope, RoomBus } from '../providers/bus/index.js';
 import type { Conn } from './types.js';
 
+/** Broadcasts kept at most for a socket entering a room (hearRoom). */
+const MAX_HELD = 500;
+
 /**
  * The sockets of this server instance, by participant, room and signed-in session, and the room
  * transport on top of them: room messages go out through the bus, and what the bus hands back is
  * delivered here to the sockets it concerns. A socket hears the room's broadcasts from its
- * `joined` on (waiting guests and sockets that have not joined hear only their own messages).
+ * `joined` on, and right after it those said while it was entering (`hold`); waiting guests and
+ * sockets that have not joined hear only their own messages.
  */
-/** Broadcasts kept at most for a socket entering a room (hearRoom). */
-const MAX_HELD = 500;
-
 export function createSockets(bus: RoomBus, instance: string) {
   const byParticipant = new Map<string, Conn>();
   /** Services that also hear every envelope (collaboration: other instances' updates). */

@@ -279,6 +279,7 @@ export function createCollaborationService(deps: CollaborationDeps) {
       if (!cluster || envelope.origin === cluster.instance) return;
       const { roomId, message, collaboration } = envelope;
       if (message?.type === 'collaboration_update') {
+        if (!open.has(roomId)) return; // not open here: nothing to keep the same
         const payload = collaborationPayloadSchema.safeParse(message.data);
         if (payload.success && payload.data.kind === 'update') {
           const update = unb64(payload.data.update);
