@@ -17,6 +17,21 @@ export interface TestContext {
 }
 
 /**
+ * The configuration of a test app: NODE_ENV test, silent logs, a fresh temporary data folder, no
+ * web build; `env` overrides any of it.
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...env,
+  });
+}
+
+/**
  * Builds the real app on an isolated database, with a temporary data folder and no web build
  * unless one is given. `env` overrides environment variables for this app only.
  */
@@ -25,14 +40,7 @@ export async function createTestApp(
   beforeReady?: (app: App) => unknown,
   deps: Omit<AppDeps, 'db'> = {},
 ): Promise<TestContext> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-test-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    ...env,
-  });
+  const config = testConfig(env);
   const db = await createTestDb();
   const app = await buildApp(config, { ...deps, db });
   await beforeReady?.(app);

@@ -1,12 +1,8 @@
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { DbHandle } from '../src/db/index.js';
-import { signIn, type TestContext } from './app.js';
+import { signIn, testConfig, type TestContext } from './app.js';
 import { createTestDb } from './db.js';
 import { listen, type TestSocket } from './ws-client.js';
 
@@ -36,16 +32,7 @@ export async function startInstance(
   id: string,
   env: Record<string, string> = {},
 ): Promise<Instance> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-cluster-'));
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    REDIS_URL,
-    INSTANCE_ID: id,
-    ...env,
-  });
+  const config = testConfig({ REDIS_URL, INSTANCE_ID: id, ...env });
   const app = await buildApp(config, { db });
   await app.ready();
   const t: TestContext = { app, db, config, close: () => app.close() };

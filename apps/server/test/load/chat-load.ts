@@ -14,15 +14,12 @@
  * a proxy), as 500 people would, so the per-address join limits are not what is measured.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { buildApp, type App } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { DbHandle } from '../../src/db/index.js';
+import { testConfig } from '../app.js';
 import { createMeeting } from '../meetings.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -103,12 +100,7 @@ export interface Instance {
 export async function startInstances(db: DbHandle, redisUrl: string, count = 2): Promise<Instance[]> {
   const out: Instance[] = [];
   for (let i = 0; i < count; i++) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-load-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    const config = testConfig({
       REDIS_URL: redisUrl,
       INSTANCE_ID: `load-${String.fromCharCode(97 + i)}-${process.pid}`,
       TRUST_PROXY: 'loopback',

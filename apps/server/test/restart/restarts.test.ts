@@ -14,15 +14,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { createDb, type DbHandle } from '../../src/db/index.js';
-import { signIn, makePro, type TestContext } from '../app.js';
+import { signIn, makePro, testConfig, type TestContext } from '../app.js';
 import { createTestDb, migrationsDir } from '../db.js';
 import { createMeeting } from '../meetings.js';
 import { freePort, startRedis } from '../load/chat-load.js';
@@ -48,17 +44,6 @@ const redisServer = await new Promise<boolean>((resolve) => {
   p.on('error', () => resolve(false));
   p.on('exit', (code) => resolve(code === 0));
 });
-
-function testConfig(env: Record<string, string>) {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-restart-'));
-  return loadConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    DATA_DIR: dataDir,
-    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
-    ...env,
-  });
-}
 
 // ------------------------------------------------------------------------------- PostgreSQL
 
