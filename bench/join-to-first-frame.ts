@@ -10,6 +10,11 @@
  *   opening the link and from the click;
  * - `third`: the host and a guest are in the meeting with media flowing; a third person opens the
  *   `?name=` link; clock until both remote tiles have decoded a frame. Target: median ≤ 1,200 ms.
+ * - `sfu3` and `sfu4` (issue 17), on a second server with the Janus SFU (MEDIA_PROVIDER=janus):
+ *   `sfu3` as `third`, where the third person's arrival moves the meeting to the SFU (the two
+ *   already in it switch while the newcomer joins); `sfu4`: three are in the meeting on the SFU
+ *   with media flowing, a fourth opens the link; clock until all three remote tiles have decoded a
+ *   frame. Target for both: median ≤ 1,200 ms (the issue's "third and fourth participant").
  * - `collab` (issue 14): as `second`, but the host has the Collaborate area open on a whiteboard
  *   it has drawn on (five shapes in the meeting's document) before the guest opens the link: the
  *   room's first frame with the collaboration area present, to compare with `second` in the same
@@ -20,7 +25,7 @@
  * Needs a production build (`npm run build`), or a private one: `bench/support/build-private.sh
  * <tag>` then `BENCH_BUILD=bench/dist/<tag>`. As root it re-runs itself in a private network
  * namespace so media stays on loopback (TESTING-MEDIA.md), like scripts/run-e2e.sh.
- * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third`, `BENCH_DUMP=1` (every step of every join)
+ * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4`, `BENCH_DUMP=1` (every step of every join)
  * and `BENCH_NO_RECORD=1` help while investigating; `BENCH_RESULT=<name>` records a partial run
  * (e.g. `second,collab`) under bench/results/<name>.json instead of the full run's file.
  */
@@ -33,20 +38,24 @@ import { createMeeting, signInAsProHost } from '../e2e/pages/RoomHost.js';
 import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { launchBrowser, newContext } from '../e2e/support/browser.js';
 import { probeScript, readProbe, type ProbeReport } from './support/page-probe.js';
-import { reexecInNetns } from './support/netns.js';
+import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
 import { recordResult, repoRoot } from './support/results.js';
 import { startBenchServer } from './support/server.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-type Scenario = 'second' | 'click' | 'third' | 'collab';
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'second,click,third').split(',') as Scenario[];
+type Scenario = 'second' | 'click' | 'third' | 'collab' | 'sfu3' | 'sfu4';
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'second,click,third,sfu3,sfu4').split(',') as Scenario[];
+const SFU_SCENARIOS: readonly Scenario[] = ['sfu3', 'sfu4'];
+/** How many are in the meeting before the measured person opens the link (the host included). */
+const ALREADY_IN: Record<Scenario, number> = { second: 1, click: 1, collab: 1, third: 2, sfu3: 2, sfu4: 3 };
 /** The results file: `BENCH_RESULT=join-to-first-frame.collab` keeps a partial run apart. */
 const RESULT_NAME = process.env.BENCH_RESULT ?? 'join-to-first-frame';
 const TARGET_SECOND_MS = 800;
 const TARGET_THIRD_MS = 1200;
 const MAX_RUN_MS = 3000;
 
-reexecInNetns(fileURLToPath(import.meta.url));
+// The SFU scenarios need the veth Janus gathers on; the mesh ones keep loopback only.
+reexecInNetns(fileURLToPath(import.meta.url), { janus: SCENARIOS.some((s) => SFU_SCENARIOS.includes(s)) });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const wallNow = () => performance.timeOrigin + performance.now();
@@ -105,6 +114,9 @@ function steps(report: ProbeReport, t0: number): Record<string, number | null> {
     firstAnswerReceived: rel(first('ws<answer')),
     lastAnswerReceived: rel(last('ws<answer')),
     existingRequested: rel(first('ws>request_existing_connections')),
+    sfuPublishSent: rel(first('ws>sfu_publish')),
+    sfuAnswerReceived: rel(first('ws<sfu_answer')),
+    sfuOfferReceived: rel(first('ws<sfu_offer')),
     firstLocalCandidate: rel(minOf(m, /^pc:\d+:candidate$/)),
     firstConnected: rel(minOf(m, /^pc:\d+:connected$/)),
     lastConnected: rel(maxOf(m, /^pc:\d+:connected$/)),
@@ -202,22 +214,46 @@ function loadAverage(): number[] {
 }
 
 const { server, build } = await startBenchServer({ LOG_LEVEL: 'error' });
+const wantsSfu = SCENARIOS.some((s) => SFU_SCENARIOS.includes(s));
+const sfuServer = wantsSfu
+  ? (
+      await startBenchServer({
+        LOG_LEVEL: 'error',
+        MEDIA_PROVIDER: 'janus',
+        JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
+      })
+    ).server
+  : null;
 const browser = await launchBrowser();
 type Run = { fromLink: number; fromClick: number | null; steps: Record<string, number | null> };
-const runs: Record<Scenario, Run[]> = { second: [], click: [], third: [], collab: [] };
+const runs: Record<Scenario, Run[]> = { second: [], click: [], third: [], collab: [], sfu3: [], sfu4: [] };
 let autoJoined = 0;
 /** Measured joins that never showed every expected frame within 20 s. */
-const failedJoins: Record<Scenario, number> = { second: 0, click: 0, third: 0, collab: 0 };
+const failedJoins: Record<Scenario, number> = { second: 0, click: 0, third: 0, collab: 0, sfu3: 0, sfu4: 0 };
 const loadBefore = loadAverage();
 try {
-  const hostCtx = await newContext(browser, server.url);
-  const hostPage = await hostCtx.newPage();
-  await signInAsProHost(hostPage, { email: 'bench-host@example.com', firstName: 'Bench', lastName: 'Host' });
-  const host = new RoomPage(hostPage);
+  /** The signed-in host's page on each server (the mesh one, and the SFU one when used). */
+  const hosts = new Map<string, { hostPage: Page; host: RoomPage }>();
+  const hostOn = async (url: string) => {
+    let h = hosts.get(url);
+    if (!h) {
+      const hostPage = await (await newContext(browser, url)).newPage();
+      await signInAsProHost(hostPage, {
+        email: 'bench-host@example.com',
+        firstName: 'Bench',
+        lastName: 'Host',
+      });
+      h = { hostPage, host: new RoomPage(hostPage) };
+      hosts.set(url, h);
+    }
+    return h;
+  };
   // One unmeasured join first: the server's and the browser's first use of each path is not a join.
   for (let i = -1; i < RUNS; i++) {
     for (const scenario of SCENARIOS) {
       if (!(scenario in runs)) throw new Error(`unknown scenario ${scenario}`);
+      const url = SFU_SCENARIOS.includes(scenario) ? sfuServer!.url : server.url;
+      const { hostPage, host } = await hostOn(url);
       const meetingId = await createMeeting(hostPage, { title: `Bench ${scenario} ${i + 1}` });
       await host.open(meetingId, { name: 'Bench Host', host: true });
       await host.waitJoined();
@@ -229,23 +265,25 @@ try {
         for (let k = 0; k < 5; k++) await board.drawRectangle(k * 30, k * 25, 60, 40);
         await hostPage.waitForFunction(() => (window.__parleyCollab?.elements().length ?? 0) >= 5);
       }
-      if (scenario === 'third') {
-        const g2 = await openLink(browser, server.url, meetingId, 'Guest Two');
-        others.push(g2);
-        await waitFrames(g2, 1);
-        await waitHostFrames(hostPage, 1);
-        await sleep(1000);
+      // The others already in the meeting, each seeing everyone before them, media flowing.
+      const names = ['Guest Two', 'Guest Three', 'Guest Four'];
+      for (let k = 1; k < ALREADY_IN[scenario]; k++) {
+        const g = await openLink(browser, url, meetingId, names[k - 1]!);
+        others.push(g);
+        await waitFrames(g, k);
+        await waitHostFrames(hostPage, k);
       }
+      if (others.length > 0) await sleep(1000);
       const guest = await openLink(
         browser,
-        server.url,
+        url,
         meetingId,
-        scenario === 'third' ? 'Guest Three' : 'Guest',
+        ALREADY_IN[scenario] > 1 ? names[ALREADY_IN[scenario] - 1]! : 'Guest',
         {
           typeName: scenario === 'click',
         },
       );
-      const want = scenario === 'third' ? 2 : 1;
+      const want = ALREADY_IN[scenario];
       const report = await waitFrames(guest, want).catch(async (err: unknown) => {
         console.error(
           `run ${i + 1} (${scenario}): no frame in 20 s (${String(err)}); marks:`,
@@ -290,6 +328,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  await sfuServer?.stop();
 }
 
 const loadAfter = loadAverage();
@@ -298,6 +337,8 @@ const clickFromLink = stats(runs.click.map((r) => r.fromLink));
 const clickFromClick = stats(runs.click.flatMap((r) => (r.fromClick === null ? [] : [r.fromClick])));
 const thirdFromLink = stats(runs.third.map((r) => r.fromLink));
 const collabFromLink = stats(runs.collab.map((r) => r.fromLink));
+const sfu3FromLink = stats(runs.sfu3.map((r) => r.fromLink));
+const sfu4FromLink = stats(runs.sfu4.map((r) => r.fromLink));
 const within = (s: ReturnType<typeof stats>, target: number) =>
   s.runs === 0 || (s.medianMs <= target && s.maxMs <= MAX_RUN_MS);
 const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
@@ -328,6 +369,18 @@ const figures = {
     withinTarget: within(thirdFromLink, TARGET_THIRD_MS),
     stepMediansMs: medianSteps(runs.third.map((r) => r.steps)),
   },
+  sfuThird: {
+    ...sfu3FromLink,
+    targetMedianMs: TARGET_THIRD_MS,
+    withinTarget: within(sfu3FromLink, TARGET_THIRD_MS),
+    stepMediansMs: medianSteps(runs.sfu3.map((r) => r.steps)),
+  },
+  sfuFourth: {
+    ...sfu4FromLink,
+    targetMedianMs: TARGET_THIRD_MS,
+    withinTarget: within(sfu4FromLink, TARGET_THIRD_MS),
+    stepMediansMs: medianSteps(runs.sfu4.map((r) => r.steps)),
+  },
   collab: {
     ...collabFromLink,
     comparedWith: 'second',
@@ -340,13 +393,23 @@ const figures = {
   },
   maxRunTargetMs: MAX_RUN_MS,
   method:
-    'Chromium (fake camera and mic), one browser context per participant, a fresh meeting per run, one unmeasured warm-up round; clock from just before page.goto of /meeting/{id}?name=… (secondByClick: /meeting/{id}, name typed, Join clicked) to the first decoded frame in the remote tile (second participant) or in both remote tiles (third participant); step times are ms from opening the link, medians over the runs',
+    'Chromium (fake camera and mic), one browser context per participant, a fresh meeting per run, one unmeasured warm-up round; clock from just before page.goto of /meeting/{id}?name=… (secondByClick: /meeting/{id}, name typed, Join clicked) to the first decoded frame in the remote tile (second participant) or in every remote tile (third, sfuThird: two; sfuFourth: three); sfuThird and sfuFourth on a second server with MEDIA_PROVIDER=janus (its own Janus, gathering on a veth in the namespace); step times are ms from opening the link, medians over the runs',
 };
 for (const [label, s, target] of [
   ['second participant, opening the link → first frame', secondFromLink, TARGET_SECOND_MS],
   ['second participant, bare link, typing the name and clicking Join → first frame', clickFromLink, null],
   ['second participant, click on Join → first frame', clickFromClick, null],
   ['third participant, opening the link → frames of both others', thirdFromLink, TARGET_THIRD_MS],
+  [
+    'third participant through the SFU (the meeting switches), opening the link → frames of both others',
+    sfu3FromLink,
+    TARGET_THIRD_MS,
+  ],
+  [
+    'fourth participant on the SFU, opening the link → frames of all three others',
+    sfu4FromLink,
+    TARGET_THIRD_MS,
+  ],
   ['second participant with the host on a drawn whiteboard → first frame', collabFromLink, null],
 ] as const) {
   if (s.runs === 0) continue;
@@ -357,10 +420,15 @@ for (const [label, s, target] of [
 console.log('step medians, second:', JSON.stringify(figures.second.stepMediansMs));
 console.log('step medians, second by click:', JSON.stringify(figures.secondByClick.stepMediansMs));
 console.log('step medians, third:', JSON.stringify(figures.third.stepMediansMs));
+if (sfu3FromLink.runs)
+  console.log('step medians, sfu third:', JSON.stringify(figures.sfuThird.stepMediansMs));
+if (sfu4FromLink.runs)
+  console.log('step medians, sfu fourth:', JSON.stringify(figures.sfuFourth.stepMediansMs));
 console.log(`load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`);
 if (process.env.BENCH_NO_RECORD) {
   console.log('not recorded (BENCH_NO_RECORD)');
 } else {
   console.log(`recorded ${recordResult(RESULT_NAME, figures)}`);
 }
-if (!figures.second.withinTarget || !figures.third.withinTarget) process.exitCode = 1;
+if ([figures.second, figures.third, figures.sfuThird, figures.sfuFourth].some((f) => !f.withinTarget))
+  process.exitCode = 1;

@@ -15,6 +15,7 @@ const ALL = [
   'chat-load',
   'cluster-failover',
   'join-to-first-frame',
+  'sfu-scale',
   'speech-wer',
   'caption-latency',
   'translation',

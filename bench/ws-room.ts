@@ -20,15 +20,16 @@
  * Writes bench/results/ws-room.json.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { ServerMessage } from '@parley/protocol';
 import pg from 'pg';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
+import { cpuSeconds, rssBytes } from '../e2e/support/proc.js';
 import { freePort, startServer as startAppServer } from '../e2e/support/server.js';
 import { connectInspector, type ServerInspector } from './support/inspector.js';
 import { recordResult } from './support/results.js';
+import { Participant } from './support/bots.js';
 import { startBenchServer } from './support/server.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 100);
@@ -45,66 +46,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const round = (n: number) => Math.round(n * 100) / 100;
-
-/** CPU time (user + system) the process has used, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.match(/\d+/)?.[0] ?? NaN) * 1024;
-}
-
-class Participant {
-  id = '';
-  readonly others = new Set<string>();
-  joinedAt = 0;
-  ws!: WebSocket;
-  onMessage: (m: ServerMessage, at: number) => void = () => undefined;
-
-  async join(base: string, meetingId: string, index: number): Promise<void> {
-    const res = await fetch(`${base}/api/meetings/${meetingId}/join`, {
-      method: 'POST',
-      // Each bot is a client of its own (the server limits joins per client and meeting).
-      headers: {
-        'content-type': 'application/json',
-        'x-forwarded-for': `10.77.${index >> 8}.${index & 255}`,
-      },
-      body: JSON.stringify({
-        name: `Bot ${index}`,
-        isHost: false,
-        isMuted: true,
-        isVideoOn: false,
-        sessionId: `bench-${index}`,
-      }),
-    });
-    if (!res.ok) throw new Error(`join ${index}: ${res.status} ${await res.text()}`);
-    const { id, joinToken } = (await res.json()) as { id: string; joinToken: string };
-    this.id = id;
-    const q = new URLSearchParams({ meetingId, name: `Bot ${index}`, host: 'false' });
-    this.ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?${q}`);
-    this.ws.on('message', (data) => {
-      const at = performance.now();
-      const m = JSON.parse(String(data)) as ServerMessage;
-      if (m.type === 'joined') {
-        this.joinedAt = at;
-        for (const p of m.participants) this.others.add(p.id);
-      }
-      if (m.type === 'participant_joined') this.others.add(m.participant.id);
-      if (m.type === 'participant_left') this.others.delete(m.participantId);
-      this.onMessage(m, at);
-    });
-    await new Promise<void>((resolve, reject) => {
-      this.ws.once('open', () => resolve());
-      this.ws.once('error', reject);
-    });
-    this.ws.send(JSON.stringify({ type: 'join_meeting', joinToken }));
-  }
-}
 
 /**
  * A participant of the slow-reader room: collaboration updates (~40 KB) are counted, not parsed
@@ -348,7 +289,7 @@ try {
 
   // Roster convergence.
   const loadBefore = os.loadavg()[0]!;
-  const cpuBefore = cpuMs(server.pid);
+  const cpuBefore = cpuSeconds(server.pid) * 1000;
   const t0 = performance.now();
   for (let i = 0; i < PARTICIPANTS; i++) participants.push(new Participant());
   await Promise.all(participants.map((p, i) => p.join(server.url, meetingId, i)));
@@ -359,7 +300,7 @@ try {
     await sleep(2);
   }
   const convergenceMs = performance.now() - t0;
-  const joinCpuMs = cpuMs(server.pid) - cpuBefore;
+  const joinCpuMs = cpuSeconds(server.pid) * 1000 - cpuBefore;
   const allJoinedMs = Math.max(...participants.map((p) => p.joinedAt)) - t0;
 
   await sleep(1000);
@@ -376,7 +317,7 @@ try {
       if (start !== undefined) latencies.push(at - start);
     };
   }
-  const cpuChatBefore = cpuMs(server.pid);
+  const cpuChatBefore = cpuSeconds(server.pid) * 1000;
   const sender = participants[0]!;
   for (let i = 0; i < CHAT_MESSAGES; i++) {
     const content = `bench message ${i}`;
@@ -391,7 +332,7 @@ try {
   // A receipt that never came is a failure: it stays in the percentiles as an infinite latency.
   for (let i = 0; i < lostReceipts; i++) latencies.push(Infinity);
   latencies.sort((a, b) => a - b);
-  const chatCpuMs = cpuMs(server.pid) - cpuChatBefore;
+  const chatCpuMs = cpuSeconds(server.pid) * 1000 - cpuChatBefore;
 
   // Slow reader, in a room of its own (the 100 stay joined, idle, in theirs).
   const slowRoomId = meetingId.replace('-555-', '-557-');

@@ -1,12 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage } from '../pages/RoomPage.js';
-import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
+import {
+  VIEWPORTS,
+  cameraContext,
+  launchBrowser,
+  newContext,
+  screenshot,
+  watchErrors,
+} from '../support/browser.js';
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
+import { cpuSeconds } from '../support/proc.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { speechWav } from '../support/speech.js';
 
@@ -15,34 +22,6 @@ const janus = spawnSync('janus', ['--version'], { encoding: 'utf8' });
 const installed = !janus.error && /Janus version/.test(`${janus.stdout}${janus.stderr}`);
 if (!installed)
   console.warn('SKIPPED sfu.spec.ts: `janus` is not installed (bash scripts/install-system-deps.sh)');
-
-/**
- * Three browsers at 320x240 (TESTING-MEDIA: 2 cores carry 6 such pages through Janus at full
- * frame rate): the camera is asked for at that size before the app's own constraints apply.
- */
-async function smallCameraContext(
-  browser: Browser,
-  baseURL: string,
-  { width = 320, height = 240, viewport = VIEWPORTS.desktop as { width: number; height: number } } = {},
-): Promise<BrowserContext> {
-  const ctx = await newContext(browser, baseURL, viewport);
-  await ctx.addInitScript(
-    ({ width, height }) => {
-      const md = navigator.mediaDevices;
-      const original = md.getUserMedia.bind(md);
-      md.getUserMedia = (c?: MediaStreamConstraints) =>
-        original(c?.video ? { ...c, video: { width, height, frameRate: 15 } } : c);
-    },
-    { width, height },
-  );
-  return ctx;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 interface SfuView {
   publisher: RTCPeerConnectionState | null;
@@ -94,7 +73,7 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     });
     browser = await launchBrowser();
     for (let i = 0; i < 3; i++) {
-      const page = await (await smallCameraContext(browser, server.url)).newPage();
+      const page = await (await cameraContext(browser, server.url)).newPage();
       errors.push(watchErrors(page));
       page.on('console', (m) => {
         if (m.text().includes('sfu')) sfuLogs.push(`page ${i}: ${m.text()}`);
@@ -110,6 +89,17 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     await browser?.close();
     await server?.stop();
   });
+
+  /** What a failing test shows: the server's last lines, each page's SFU state, stream map and logs. */
+  async function diagnose(): Promise<void> {
+    console.log(`server log (last 60 lines):\n${server.logs.join('').split('\n').slice(-60).join('\n')}`);
+    console.log(`sfu views: ${JSON.stringify(await Promise.all(pages.map(sfuView)))}`);
+    const maps = await Promise.all(
+      pages.map((p) => p.evaluate(() => window.__parley?.sfu?.()?.streams ?? null).catch(() => null)),
+    );
+    console.log(`sfu stream maps: ${JSON.stringify(maps)}`);
+    console.log(`page errors: ${JSON.stringify(errors)}\npage sfu logs:\n${sfuLogs.join('\n')}`);
+  }
 
   it('the server starts its own Janus and says so', () => {
     expect(server.logs.join('')).toContain('meetings of three or more go through our own Janus');
@@ -215,9 +205,7 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     } catch (err) {
       await stopSampling();
       console.log(`samples of Hana's view of Gus: ${JSON.stringify(samples)}`);
-      console.log(`server log (last 40 lines):\n${server.logs.join('').split('\n').slice(-40).join('\n')}`);
-      console.log(`sfu views: ${JSON.stringify(await Promise.all(pages.map(sfuView)))}`);
-      console.log(`page errors: ${JSON.stringify(errors)}\npage sfu logs:\n${sfuLogs.join('\n')}`);
+      await diagnose();
       throw err;
     }
   });
@@ -266,9 +254,14 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     await pages[1]!.reload();
     await gus.waitJoined();
     await expect(gus.selfId()).resolves.toBe(gusId);
-    await expectMediaFrom(gus, [{ name: 'Hana' }, { name: 'Eve' }]);
-    await expectMediaFrom(host, [{ id: gusId! }, { name: 'Eve' }]);
-    await expectMediaFrom(eve, [{ name: 'Hana' }, { id: gusId! }]);
+    try {
+      await expectMediaFrom(gus, [{ name: 'Hana' }, { name: 'Eve' }]);
+      await expectMediaFrom(host, [{ id: gusId! }, { name: 'Eve' }]);
+      await expectMediaFrom(eve, [{ name: 'Hana' }, { id: gusId! }]);
+    } catch (err) {
+      await diagnose();
+      throw err;
+    }
     // Still no mesh anywhere: the reloaded page came back straight onto the SFU.
     for (const page of pages) await expect(sfuView(page)).resolves.toMatchObject({ mesh: 0 });
   });
@@ -421,7 +414,7 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     // 640x360 cameras: large enough for three distinct simulcast layers (640, 320, 160 wide).
     const camera = { width: 640, height: 360 };
     const open = async (b: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop) => {
-      const page = await (await smallCameraContext(b, server.url, { ...camera, viewport })).newPage();
+      const page = await (await cameraContext(b, server.url, { ...camera, viewport })).newPage();
       errors.push(watchErrors(page));
       return new RoomPage(page);
     };

@@ -1,0 +1,55 @@
+import type { ServerMessage } from '@parley/protocol';
+import WebSocket from 'ws';
+
+/**
+ * A signaling-only participant (no media): joins through POST /join and the room's socket, as a
+ * browser would, and keeps the roster it is told. Each bot is a client of its own
+ * (`x-forwarded-for` 10.77.x.y: the server must run with TRUST_PROXY=true), since the server limits
+ * joins per client and meeting.
+ */
+export class Participant {
+  id = '';
+  readonly others = new Set<string>();
+  joinedAt = 0;
+  ws!: WebSocket;
+  onMessage: (m: ServerMessage, at: number) => void = () => undefined;
+
+  async join(base: string, meetingId: string, index: number): Promise<void> {
+    const res = await fetch(`${base}/api/meetings/${meetingId}/join`, {
+      method: 'POST',
+      // Each bot is a client of its own (the server limits joins per client and meeting).
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': `10.77.${index >> 8}.${index & 255}`,
+      },
+      body: JSON.stringify({
+        name: `Bot ${index}`,
+        isHost: false,
+        isMuted: true,
+        isVideoOn: false,
+        sessionId: `bench-${index}`,
+      }),
+    });
+    if (!res.ok) throw new Error(`join ${index}: ${res.status} ${await res.text()}`);
+    const { id, joinToken } = (await res.json()) as { id: string; joinToken: string };
+    this.id = id;
+    const q = new URLSearchParams({ meetingId, name: `Bot ${index}`, host: 'false' });
+    this.ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?${q}`);
+    this.ws.on('message', (data) => {
+      const at = performance.now();
+      const m = JSON.parse(String(data)) as ServerMessage;
+      if (m.type === 'joined') {
+        this.joinedAt = at;
+        for (const p of m.participants) this.others.add(p.id);
+      }
+      if (m.type === 'participant_joined') this.others.add(m.participant.id);
+      if (m.type === 'participant_left') this.others.delete(m.participantId);
+      this.onMessage(m, at);
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.ws.send(JSON.stringify({ type: 'join_meeting', joinToken }));
+  }
+}
