@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -85,4 +85,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
+}
+
+/** Whether Debian's `janus` is installed: `janus --version` prints the version and exits 1. */
+export function janusInstalled(): boolean {
+  const janus = spawnSync('janus', ['--version'], { encoding: 'utf8' });
+  return !janus.error && /Janus version/.test(`${janus.stdout}${janus.stderr}`);
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
@@ -14,12 +13,10 @@ import {
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
 import { cpuSeconds } from '../support/proc.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { janusInstalled, startServer, type RunningServer } from '../support/server.js';
 import { speechWav } from '../support/speech.js';
 
-/** `janus --version` prints the version and exits 1; any output naming it means it is installed. */
-const janus = spawnSync('janus', ['--version'], { encoding: 'utf8' });
-const installed = !janus.error && /Janus version/.test(`${janus.stdout}${janus.stderr}`);
+const installed = janusInstalled();
 if (!installed)
   console.warn('SKIPPED sfu.spec.ts: `janus` is not installed (bash scripts/install-system-deps.sh)');
 

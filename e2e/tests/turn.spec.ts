@@ -1,9 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
@@ -11,87 +6,13 @@ import { RoomPage } from '../pages/RoomPage.js';
 import { launchBrowser, newContext, watchErrors } from '../support/browser.js';
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
-import { freePort, startServer, type RunningServer } from '../support/server.js';
-
-/** Debian's `coturn` package (scripts/install-system-deps.sh installs it for the tests). */
-const coturn = spawnSync('turnserver', ['--help'], { encoding: 'utf8' });
-const installed = !coturn.error && /listening-port/.test(`${coturn.stdout}${coturn.stderr}`);
-if (!installed)
-  console.warn('SKIPPED turn.spec.ts: `turnserver` is not installed (bash scripts/install-system-deps.sh)');
+import { startServer, type RunningServer } from '../support/server.js';
+import { startTurn, turnInstalled, type Turn } from '../support/turn.js';
 
 const SECRET = 'e2e-turn-secret';
-
-interface Turn {
-  port: number;
-  logs: string[];
-  stop(): Promise<void>;
-}
-
-/**
- * coturn as README's "TURN" paragraph configures it, on loopback only: time-limited credentials
- * (`use-auth-secret`), no TLS/DTLS listeners, no CLI, relaying to loopback peers only (inside
- * run-e2e.sh's namespace those are the only addresses there are).
- */
-async function startTurn(): Promise<Turn> {
-  const port = await freePort();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-turn-'));
-  const logs: string[] = [];
-  const child: ChildProcess = spawn(
-    'turnserver',
-    [
-      '-n',
-      '--no-cli',
-      '--no-tls',
-      '--no-dtls',
-      '--listening-ip=127.0.0.1',
-      '--relay-ip=127.0.0.1',
-      `--listening-port=${port}`,
-      '--min-port=49160',
-      '--max-port=49200',
-      '--use-auth-secret',
-      `--static-auth-secret=${SECRET}`,
-      '--realm=parley-e2e',
-      '--fingerprint',
-      '--allow-loopback-peers',
-      '--denied-peer-ip=0.0.0.0-255.255.255.255',
-      '--allowed-peer-ip=127.0.0.0-127.255.255.255',
-      '--no-multicast-peers',
-      `--userdb=${path.join(dir, 'turndb')}`,
-      `--pidfile=${path.join(dir, 'turnserver.pid')}`,
-      '--log-file=stdout',
-      '--simple-log',
-      '--verbose',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
-  child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`turnserver exited:\n${logs.join('')}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`turnserver not listening in 10 s:\n${logs.join('')}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    port,
-    logs,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-      }),
-  };
-}
+const installed = turnInstalled();
+if (!installed)
+  console.warn('SKIPPED turn.spec.ts: `turnserver` is not installed (bash scripts/install-system-deps.sh)');
 
 interface SelectedPair {
   state: string;
@@ -174,7 +95,7 @@ describe.skipIf(!installed)('TURN relay through coturn', () => {
   let guestErrors: string[];
 
   beforeAll(async () => {
-    turn = await startTurn();
+    turn = await startTurn(SECRET);
     server = await startServer({
       TURN_URLS: `turn:127.0.0.1:${turn.port}?transport=udp`,
       TURN_SECRET: SECRET,

@@ -205,7 +205,8 @@ export class RoomSession {
     // On the SFU (the server said so before `joined`) nobody is offered a mesh link.
     this.connectedAtJoin =
       this.mediaMode === 'sfu' ? new Set() : new Set(others.filter((p) => p.isConnected).map((p) => p.id));
-    if (this.mediaMode === 'sfu') this.startSfu(!m.resumed);
+    // A resume keeps the SFU connections, unless one failed while we were away (a long drop).
+    if (this.mediaMode === 'sfu') this.startSfu(!m.resumed || this.sfu?.failed === true);
     for (const id of this.connectedAtJoin) this.mesh.connect(id);
     this.lastMediaState = '';
     // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone
@@ -243,6 +244,10 @@ export class RoomSession {
       log: this.opts.log,
     });
     sfu.onFlowing = (id) => this.mesh.forget(id);
+    // A failed connection: a fresh session now if the socket is up, else at the resume's `joined`.
+    sfu.onFailed = () => {
+      if (this.sfu === sfu && this.signal.state === 'joined') this.startSfu(true);
+    };
     this.sfu = sfu;
     if (this.videoView) sfu.setView(this.videoView);
     this.remote.setSfu(sfu);

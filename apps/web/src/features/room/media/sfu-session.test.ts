@@ -229,6 +229,36 @@ describe('SfuSession', () => {
     sfu.close();
     expect(FakePC.made[0]!.closed).toBe(true);
   });
+
+  it('says once that it failed when a connection to the SFU fails, not when one is only disconnected', async () => {
+    const { sfu } = session();
+    await sfu.start();
+    sfu.handleOffer(offer([{ mid: '0', participantId: 'ann', kind: 'audio', active: true }]));
+    await settle();
+    const [pub, sub] = FakePC.made as [FakePC, FakePC];
+    const failures: number[] = [];
+    sfu.onFailed = () => failures.push(1);
+    const change = (pc: FakePC, state: RTCPeerConnectionState) => {
+      pc.connectionState = state;
+      (pc.onconnectionstatechange as () => void)();
+    };
+    change(sub, 'disconnected');
+    expect(sfu.failed).toBe(false);
+    expect(failures).toEqual([]);
+    change(sub, 'connected');
+    change(pub, 'failed');
+    expect(sfu.failed).toBe(true);
+    change(sub, 'failed');
+    expect(failures).toEqual([1]);
+    // A closed session says nothing: the room replaced it.
+    const other = session();
+    await other.sfu.start();
+    const spy = vi.fn();
+    other.sfu.onFailed = spy;
+    other.sfu.close();
+    change(FakePC.made.at(-1)!, 'failed');
+    expect(spy).not.toHaveBeenCalled();
+  });
 });
 
 describe('RemoteMedia', () => {

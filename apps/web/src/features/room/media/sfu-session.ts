@@ -62,6 +62,13 @@ export class SfuSession {
   private offers: Promise<void> = Promise.resolve();
   /** Called when a participant's SFU media first flows (the mesh link to them may close). */
   onFlowing: (participantId: string) => void = () => undefined;
+  /**
+   * Called once when a connection to the SFU has failed (ICE gave up: the network was gone too
+   * long, or the address changed). The connections are not repaired in place: the room starts a
+   * fresh session, which the server puts in place of this one.
+   */
+  onFailed: () => void = () => undefined;
+  private failedOnce = false;
 
   constructor(private readonly opts: SfuSessionOptions) {
     this.local = opts.local;
@@ -83,6 +90,19 @@ export class SfuSession {
     const config: RTCConfiguration = { iceServers: this.opts.iceServers, bundlePolicy: 'max-bundle' };
     if (relayOnly()) config.iceTransportPolicy = 'relay';
     return this.opts.createPeerConnection?.(config) ?? new RTCPeerConnection(config);
+  }
+
+  /** Whether a connection to the SFU has failed (this session cannot carry media any more). */
+  get failed(): boolean {
+    return [this.publisher, this.subscriber].some((pc) => pc?.connectionState === 'failed');
+  }
+
+  private stateChanged(): void {
+    this.changed();
+    if (this.closed || this.failedOnce || !this.failed) return;
+    this.failedOnce = true;
+    this.opts.log?.('sfu: a connection to the video server failed');
+    this.onFailed();
   }
 
   /** Publishes our tracks and asks for everyone else's. */
@@ -109,7 +129,7 @@ export class SfuSession {
         target: 'publisher',
         candidate: toCandidate(e.candidate),
       });
-    pc.onconnectionstatechange = () => this.changed();
+    pc.onconnectionstatechange = () => this.stateChanged();
     const offer = await pc.createOffer();
     await pc.setLocalDescription(offer);
     const reply = await this.opts.signal.request({
@@ -164,7 +184,7 @@ export class SfuSession {
           candidate: toCandidate(e.candidate),
         });
       pc.ontrack = () => this.rebuild();
-      pc.onconnectionstatechange = () => this.changed();
+      pc.onconnectionstatechange = () => this.stateChanged();
     }
     this.mids = new Map(m.streams.map((s) => [s.mid, s]));
     await pc.setRemoteDescription(m.offer as SessionDescription as RTCSessionDescriptionInit);
