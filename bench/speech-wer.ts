@@ -16,7 +16,12 @@
  * the flite live path (clean and noisy) with each variant, recorded beside the main figures
  * (`frameMs=N` in a variant sets the piece size; `default` is the server's settings on fresh
  * decoders, the baseline the variants compare with).
- * Writes bench/results/speech-wer.json.
+ * Split: BENCH_SPEECH_SPLIT=tune takes the sentences at even positions of sentences.txt (1st,
+ * 3rd, …), =held-out those at odd positions; decoder settings are chosen on `tune` and judged on
+ * `held-out` (the default, `all`, keeps the figures comparable with earlier runs).
+ * BENCH_SPEECH_VARIANTS_ONLY=1 runs only the variants (clean flite live path, and noisy unless
+ * BENCH_SPEECH_NOISY=0), for tuning, into bench/results/${BENCH_RESULT_NAME:-speech-wer-tuning}.json.
+ * Writes bench/results/${BENCH_RESULT_NAME:-speech-wer}.json.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -51,6 +56,12 @@ const variants = (process.env.BENCH_SPEECH_VARIANTS ?? '')
   .split(';')
   .map((v) => v.trim())
   .filter(Boolean);
+const split = process.env.BENCH_SPEECH_SPLIT ?? 'all';
+if (!['all', 'tune', 'held-out'].includes(split)) throw new Error(`BENCH_SPEECH_SPLIT=${split}?`);
+const variantsOnly = process.env.BENCH_SPEECH_VARIANTS_ONLY === '1';
+const variantsNoisy = process.env.BENCH_SPEECH_NOISY !== '0';
+/** The split's sentences: even positions are `tune`, odd ones `held-out`. */
+const inSplit = (_: string, i: number) => split === 'all' || (i % 2 === 0) === (split === 'tune');
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -155,10 +166,37 @@ function line(id: string, clip: PathFigures | null, live: LiveFigures): void {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-speech-wer-'));
   try {
-    const sentences = loadSentences();
+    const sentences = loadSentences().filter(inSplit);
     console.log(
-      `speech-wer: ${sentences.length} sentences, ${VOICES.length} voices, decoder args [${extraArgs.join(' ')}]`,
+      `speech-wer: ${sentences.length} sentences (${split}), ${VOICES.length} voices, decoder args [${extraArgs.join(' ')}]`,
     );
+    if (variantsOnly) {
+      const flite = new Map<string, Item[]>();
+      for (const voice of VOICES.filter((v) => v.engine === 'flite'))
+        flite.set(voice.id, voiceItems(voice, sentences, dir));
+      const tried: Record<string, unknown> = {};
+      for (const variant of variants) {
+        const vstt = makeStt(args(variant));
+        const clean = brief(await fliteLive(vstt, flite));
+        const withNoise = variantsNoisy ? brief(await fliteLive(vstt, flite, NOISE_DBFS)) : null;
+        await vstt.close();
+        tried[variant] = { clean, noisy: withNoise };
+        console.log(
+          `variant [${variant}] (${split}): flite live ${clean.werPercent}% (RTF ${clean.realTimeFactor})` +
+            (withNoise ? `, noisy ${withNoise.werPercent}%` : ''),
+          clean.perVoice,
+        );
+      }
+      const file = recordResult(process.env.BENCH_RESULT_NAME ?? 'speech-wer-tuning', {
+        runs: 1,
+        split,
+        sentences: sentences.length,
+        note: 'decoder settings tried on the flite voices live path of one split only (tuning); not the target figure',
+        variants: tried,
+      });
+      console.log(`wrote ${file}`);
+      return;
+    }
     const memory = await decoderMemory();
     console.log(
       `decoder: +${memory.rssPerDecoderMiB} MiB RSS each, two loaded in ${memory.twoDecodersLoadMs} ms, ` +
@@ -246,8 +284,9 @@ async function main(): Promise<void> {
     console.log(
       `target: flite voices through the live path ≤ ${TARGET_WER}% WER: ${summary.fliteLive.werPercent}% ${pass ? 'PASS' : 'MISS'}`,
     );
-    const file = recordResult('speech-wer', {
+    const file = recordResult(process.env.BENCH_RESULT_NAME ?? 'speech-wer', {
       runs: 1,
+      split,
       runsNote:
         "one run per voice and path. The words depend on the samples and on the decoder's history (its live " +
         'cepstral mean carries over from the previous stream, as in the server), so voices run in a fixed order; ' +

@@ -13,13 +13,13 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4 limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5 limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`).
  * BENCH_SUMMARY_VERBOSE=1 prints every miss and false positive (=asr: those of the speech-to-text style run).
  * Also reported, not a target: the same meetings lower-cased without punctuation, as the embedded
  * speech-to-text writes them (the rules lean on "Name," and "?").
- * Writes bench/results/summaries.json (only for a run over all meetings).
+ * Writes bench/results/${BENCH_RESULT_NAME:-summaries}.json (only for a run over all meetings).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -36,12 +36,16 @@ const verboseAsr = process.env.BENCH_SUMMARY_VERBOSE === 'asr';
 // figures and misses reach nobody tuning the rules. blind-2 and blind-3 were sealed so until they
 // were tuned on (0659439, 1aa3b35); blind-4 is now, and is scored only when asked for.
 const withBlind4 = only === 'blind-4' || process.env.BENCH_SUMMARY_BLIND4 === '1';
+// blind-5 (written before the rules were opened by the session that then tuned them) is sealed
+// the same way: BENCH_SUMMARY_SET=blind-5, or BENCH_SUMMARY_BLIND5=1 to add it to a full run.
+const withBlind5 = only === 'blind-5' || process.env.BENCH_SUMMARY_BLIND5 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
   'meetings-blind-2',
   'meetings-blind-3',
   ...(withBlind4 ? ['meetings-blind-4'] : []),
+  ...(withBlind5 ? ['meetings-blind-5'] : []),
 ].map((d) => path.join(benchRoot, d));
 
 interface Key {
@@ -77,6 +81,12 @@ const APART = {
     record: 'blind4',
     title: 'BLIND SET 4 (bench/meetings-blind-4: written unseen, keys committed first in 3409710)',
     note: 'bench/meetings-blind-4, written without sight of the rules, the summariser or any other set\'s transcripts; never used for tuning; not part of "all" or the verdict',
+  },
+  'blind-5': {
+    record: 'blind5',
+    title:
+      'BLIND SET 5 (bench/meetings-blind-5: written before the rules were opened, keys committed first in 3f84dd5)',
+    note: 'bench/meetings-blind-5, written by the session that then tuned the rules, before it opened them or any earlier transcript (README there says what it had read); never used for tuning; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;
@@ -372,7 +382,7 @@ async function main(): Promise<number> {
   console.log(`\nmodel load ${modelLoadMs} ms (once per process)`);
 
   if (!only) {
-    const file = recordResult('summaries', {
+    const file = recordResult(process.env.BENCH_RESULT_NAME ?? 'summaries', {
       engine: summarizer.name,
       runs: 1,
       target: { precision: TARGET, recall: TARGET, judgedOn: ['all', 'heldOut'] },

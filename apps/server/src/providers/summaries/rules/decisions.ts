@@ -74,6 +74,17 @@ const WE_WILL =
   /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up)(.+)$/;
 
 /**
+ * "We'll have a release candidate on the 22nd": a side promising a deliverable by a date is a
+ * commitment (an action item when someone owns it), not a choice the meeting makes.
+ */
+const DELIVERY =
+  /^have (?!(?:a|an|the|our|two|three) (?:party|meeting|session|vote|launch|dinner|lunch)\b).*\b(?:by|on|before|for) (?:the \d|\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|the end of|end of|january|february|march|april|may|june|july|august|september|october|november|december)/;
+
+/** A turn that only assents: "Agreed.", "Fine by me.", "Works for me.", "Sounds good." */
+const ASSENT_ONLY =
+  /^(?:(?:yes|yeah|okay|ok|right)[,.!]?\s+)?(?:agreed|fine by me|works for me|that works(?: for me)?|sounds good(?: to me)?)[.!]*$/;
+
+/**
  * "X it is" closes a choice between options ("Okay, the blue one it is, and we print fifty."):
  * X is a short noun phrase, never a clause ("wait until we know what it is").
  */
@@ -121,6 +132,13 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
         break;
       }
     }
+    // "Agreed." alone, by someone else, right after a plan said as a statement ("We freeze it
+    // where it is."): the plan is confirmed, and the plan's sentence is the decision.
+    if (rest === null && assentedPlan(sentences, i, actionSentences)) {
+      const p = sentences[i - 1]!;
+      found.push({ text: said(p, ''), line: p.line, lineId: p.lineId });
+      return;
+    }
     // A sentence that gave an action item is a decision only when it says so explicitly.
     if (rest === null && !actionSentences.has(s)) {
       const lets = LETS.exec(bare);
@@ -141,7 +159,7 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       }
       const agreed = AGREED_PLAN.exec(lower);
       if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
-      else if (will && !thin(will[1]!)) rest = bare.slice(will.index);
+      else if (will && !thin(will[1]!) && !DELIVERY.test(will[1]!)) rest = bare.slice(will.index);
       else if (WE_ARE_NOT.test(bare)) rest = bare;
       else if (putToAssent(sentences, i)) rest = bare;
       else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
@@ -167,6 +185,28 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     } else merged.push({ text: f.text, lines: [f.line], ids: [f.lineId] });
   }
   return merged.map((m) => ({ text: m.text, sources: m.ids }));
+}
+
+/**
+ * Sentence i is a whole turn of bare assent, and the sentence before it ends another speaker's
+ * turn with a plan said as a present-tense statement ("We freeze it where it is.", "Nobody
+ * deploys on Fridays."): not a question, a view, the past, or an action item someone took.
+ */
+function assentedPlan(sentences: Sentence[], i: number, actionSentences: ReadonlySet<Sentence>): boolean {
+  const s = sentences[i]!;
+  const p = sentences[i - 1];
+  const next = sentences[i + 1];
+  if (!p || p.speaker === s.speaker || s.line - p.line !== 1) return false;
+  if (!ASSENT_ONLY.test(s.lower.trim()) || (next && next.line === s.line)) return false;
+  const plan = p.lower.trim().replace(LEAD, '');
+  return (
+    !plan.endsWith('?') &&
+    !PAST.test(plan) &&
+    !actionSentences.has(p) &&
+    PLAN_STATEMENT.test(plan) &&
+    plan.split(/\s+/).length >= 3 &&
+    contentLemmas(p.tokens).length >= 1
+  );
 }
 
 /** The speaker's next sentence, in the same turn, asks the room to assent to this statement. */

@@ -377,6 +377,34 @@ Ada: It carries over to next month, nothing is lost.`),
     ).toEqual([]);
   });
 
+  it('takes a present-tense plan that someone else answers with a bare "Agreed."', async () => {
+    const found = await decisionsOf(`Ada: The new boiler still trips twice a day.
+Bo: We keep the old one running until the engineer has been.
+Cy: Agreed.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(found[0]!.text).toMatch(/keep the old one running/);
+  });
+
+  it('does not take "Agreed." after a view, a question, or with more said in the same turn', async () => {
+    expect(
+      await decisionsOf(`Ada: That quote is far too expensive for a fence.
+Bo: Agreed.
+Ada: We could ask the council for a grant?
+Bo: Agreed.
+Ada: We paint the fence ourselves in May.
+Bo: Agreed. Though I said that last year too.`),
+    ).toEqual([]);
+  });
+
+  it('does not take a side promising a deliverable by a date for a decision', async () => {
+    expect(
+      await decisionsOf(`Ada: Who is doing the printed programme?
+Bo: My team, as always. We'll have a proof on the 22nd, that leaves two days.`),
+    ).toEqual([]);
+    const found = await decisionsOf(`Ada: We'll move the party to the garden on the 22nd.`);
+    expect(found.map((d) => d.sources)).toEqual([['1']]);
+  });
+
   it('takes accepting what the other side asked for', async () => {
     const found = await decisionsOf(`Ada: The caterers asked for access to the kitchen on Friday.
 Bo: That's fine, as long as it's after the cleaners.`);
