@@ -142,7 +142,8 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       const opened = Date.now();
       await eve.open(meetingId);
       await eve.joinFromDialog('Eve');
-      // Eve's first remote frames, through the SFU (she never has a mesh link).
+      // Eve's first remote frames: her arrival moved the room, so she bridges on the mesh until
+      // the SFU carries the others (media_mode.bridge); whichever path shows them first.
       const firstFrames = await eventually(
         () => eve.remoteMedia(),
         (list) => list.length === 2 && list.every((s) => s.framesDecoded > 0),

@@ -372,6 +372,13 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     mode: z.enum(['p2p', 'sfu']),
     /** Added: the SFU restarted (Janus came back): publish and subscribe again. */
     restart: z.boolean().optional(),
+    /**
+     * Added: sent to the newcomer whose arrival moves the room to the SFU. It connects
+     * peer-to-peer to those already here as well (they are still on the mesh with each other),
+     * so its first frames come as fast as on the mesh; each link closes once that participant's
+     * media flows through the SFU, as theirs do.
+     */
+    bridge: z.boolean().optional(),
   }),
   /** Added (SFU): the SFU's answer to this participant's `sfu_publish`. */
   z.object({ type: z.literal('sfu_answer'), requestId, answer: sdp }),

@@ -100,12 +100,17 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'view-early' });
 
     const c = await enter(t, ws, meetingId, { name: 'Cy', sessionId: 'c' });
-    // The newcomer hears the mode before `joined`, so it never opens a mesh link.
+    // The newcomer hears the mode before `joined`; its arrival moved the room, so it is told to
+    // bridge (mesh with the two, who are still on the mesh, until the SFU carries them).
     const types = c.socket.received.map((m) => m.type);
     expect(types.indexOf('media_mode')).toBeLessThan(types.indexOf('joined'));
-    expect(c.socket.received.find((m) => m.type === 'media_mode')).toMatchObject({ mode: 'sfu' });
-    expect(await a.socket.next('media_mode')).toMatchObject({ mode: 'sfu' });
-    expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'sfu' });
+    expect(c.socket.received.find((m) => m.type === 'media_mode')).toEqual({
+      type: 'media_mode',
+      mode: 'sfu',
+      bridge: true,
+    });
+    expect(await a.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'sfu' });
+    expect(await b.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'sfu' });
 
     // Janus refuses an SDP that is no offer; the sender gets a clear error and the server lives on.
     c.socket.send({ type: 'sfu_publish', requestId: 'bad', offer });
@@ -133,6 +138,13 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(await c.socket.next('error')).toMatchObject({ requestId: 'too-many', code: 'bad_message' });
     await c.socket.sync();
     expect(c.socket.received.filter((m) => m.type === 'error' && m.requestId === 'view')).toEqual([]);
-    for (const s of [a, b, c]) s.socket.close();
+
+    // A fourth joins a room already on the SFU: no bridge (nobody is on the mesh any more).
+    const d = await enter(t, ws, meetingId, { name: 'Dee', sessionId: 'd' });
+    expect(d.socket.received.find((m) => m.type === 'media_mode')).toEqual({
+      type: 'media_mode',
+      mode: 'sfu',
+    });
+    for (const s of [a, b, c, d]) s.socket.close();
   });
 });

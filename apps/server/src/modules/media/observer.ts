@@ -15,7 +15,8 @@ export function observeRoomForMedia(transport: RoomTransport, media: MediaServic
     publish(roomId, to, message) {
       if (message.type === 'joined' && to.kind === 'one') {
         const { mode, changed } = media.entering(roomId, to.participantId, message.participants.length + 1);
-        transport.publish(roomId, to, { type: 'media_mode', mode });
+        // The newcomer of the switch also meshes with the others until the SFU carries them.
+        transport.publish(roomId, to, { type: 'media_mode', mode, ...(changed ? { bridge: true } : {}) });
         transport.publish(roomId, to, message);
         // A newcomer to a room on the SFU learns who is speaking (the others heard it already).
         const speaker = mode === 'sfu' ? media.activeSpeaker(roomId) : null;

@@ -91,6 +91,8 @@ export class RoomSession {
   private existingTimer: ReturnType<typeof setTimeout> | null = null;
   /** Who was connected when we joined: the people we offer to (the reconciliation's scope). */
   private connectedAtJoin = new Set<string>();
+  /** The server said our arrival moved the room to the SFU (`media_mode.bridge`). */
+  private bridgeAtJoin = false;
   private lastMediaState = '';
   /** The remote videos the room's layout shows (for the SFU: only those are received). */
   private videoView: VideoWant[] | null = null;
@@ -161,7 +163,10 @@ export class RoomSession {
         if (this.sfu?.isFlowing(m.fromParticipant)) return;
         void this.mesh.handleOffer(m.fromParticipant, m.offer);
       }),
-      s.on('media_mode', (m) => this.onMediaMode(m.mode, m.restart === true)),
+      s.on('media_mode', (m) => {
+        this.bridgeAtJoin = m.bridge === true;
+        this.onMediaMode(m.mode, m.restart === true);
+      }),
       s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
       s.on('active_speaker', (m) => this.set({ activeSpeakerId: m.participantId })),
       s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
@@ -202,9 +207,12 @@ export class RoomSession {
       allMuted: m.allMuted,
     });
     // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
-    // On the SFU (the server said so before `joined`) nobody is offered a mesh link.
-    this.connectedAtJoin =
-      this.mediaMode === 'sfu' ? new Set() : new Set(others.filter((p) => p.isConnected).map((p) => p.id));
+    // On the SFU (the server said so before `joined`) nobody is offered a mesh link, except by
+    // the newcomer whose arrival moved the room there (`bridge`): the others are still on the
+    // mesh, and its first frames come from them as fast as a mesh join's while the SFU comes up.
+    const mesh = this.mediaMode !== 'sfu' || this.bridgeAtJoin;
+    this.bridgeAtJoin = false;
+    this.connectedAtJoin = mesh ? new Set(others.filter((p) => p.isConnected).map((p) => p.id)) : new Set();
     // A resume keeps the SFU connections, unless one failed while we were away (a long drop).
     if (this.mediaMode === 'sfu') this.startSfu(!m.resumed || this.sfu?.failed === true);
     for (const id of this.connectedAtJoin) this.mesh.connect(id);
@@ -269,7 +277,14 @@ export class RoomSession {
       this.upsert(p);
       // Only those we were to offer to: anyone who connected after us offers to us, and offering
       // too collided with their offer whenever they arrived about 1 s after our join (glare).
-      if (p.isConnected && !this.mesh.get(p.id) && this.connectedAtJoin.has(p.id)) this.mesh.connect(p.id);
+      if (
+        p.isConnected &&
+        !this.mesh.get(p.id) &&
+        this.connectedAtJoin.has(p.id) &&
+        // A bridge link the SFU already replaced is not made again.
+        !this.sfu?.isFlowing(p.id)
+      )
+        this.mesh.connect(p.id);
     }
   }
 
