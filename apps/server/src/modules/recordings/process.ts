@@ -113,10 +113,19 @@ export interface ProcessResult {
   streams: { audio: number; video: number };
 }
 
-interface Track {
+export interface Track {
   file: string;
   kind: 'audio' | 'video';
   offsetMs: number;
+  /** Whose stream it is (from the file name), so one person's segments share a grid cell. */
+  participant: string;
+}
+
+/** The participant part of a raw file's name (`<name>-<n>-p<participant>-video-1.mjr`). */
+export function participantOf(file: string): string {
+  return (
+    /-\d+-p([A-Za-z0-9-]+)-(?:audio|video)-\d+\.mjr$/.exec(path.basename(file))?.[1] ?? path.basename(file)
+  );
 }
 
 /** The raw files of a recording in Janus's folder. */
@@ -133,16 +142,21 @@ export function gridOf(n: number): { cols: number; rows: number; cell: { w: numb
 }
 
 /**
- * ffmpeg's arguments for the tracks: audio delayed to its offset and mixed, videos padded with
- * black before their offset (and after their end), scaled into cells and stacked; the whole cut
- * to the recording's length. Inputs without a track of a kind get a silent / black source.
+ * ffmpeg's arguments for the tracks: audio delayed to its offset and mixed; each person's video
+ * segments laid over a black cell at their offsets (black before and after), the cells stacked;
+ * the whole cut to the recording's length. No audio: silence; no video: a black picture.
  */
 export function ffmpegArgs(tracks: Track[], totalMs: number, outFile: string): string[] {
   const audio = tracks.filter((t) => t.kind === 'audio');
-  const video = tracks
-    .filter((t) => t.kind === 'video')
-    .sort((a, b) => a.offsetMs - b.offsetMs)
-    .slice(0, MAX_GRID_VIDEOS);
+  // One cell per person, in the order they first appear; their segments (a reload publishes
+  // again) are laid over a black cell at their own offsets.
+  const cells = new Map<string, Track[]>();
+  for (const t of tracks.filter((x) => x.kind === 'video').sort((a, b) => a.offsetMs - b.offsetMs)) {
+    const list = cells.get(t.participant);
+    if (list) list.push(t);
+    else if (cells.size < MAX_GRID_VIDEOS) cells.set(t.participant, [t]);
+  }
+  const seconds = (totalMs / 1000).toFixed(3);
   const inputs: string[] = [];
   const filters: string[] = [];
   let i = 0;
@@ -154,21 +168,29 @@ export function ffmpegArgs(tracks: Track[], totalMs: number, outFile: string): s
     audioLabels.push(`[a${i}]`);
     i++;
   }
-  const grid = gridOf(video.length);
+  const grid = gridOf(cells.size);
   const { w, h } = grid.cell;
   const videoLabels: string[] = [];
-  for (const t of video) {
-    inputs.push('-i', t.file);
-    const s = (Math.max(0, t.offsetMs) / 1000).toFixed(3);
-    filters.push(
-      `[${i}:v]fps=${FPS},scale=${w}:${h}:force_original_aspect_ratio=decrease,` +
-        `pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p,` +
-        `tpad=start_duration=${s}:stop=-1:color=black[v${i}]`,
-    );
-    videoLabels.push(`[v${i}]`);
-    i++;
+  let c = 0;
+  for (const segments of cells.values()) {
+    let base = `c${c}b`;
+    filters.push(`color=c=black:s=${w}x${h}:r=${FPS}:d=${seconds}[${base}]`);
+    segments.forEach((t, k) => {
+      inputs.push('-i', t.file);
+      const at = (Math.max(0, t.offsetMs) / 1000).toFixed(3);
+      filters.push(
+        `[${i}:v]fps=${FPS},scale=${w}:${h}:force_original_aspect_ratio=decrease,` +
+          `pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p,setpts=PTS-STARTPTS+${at}/TB[s${i}]`,
+      );
+      const out = k === segments.length - 1 ? `v${c}` : `c${c}o${k}`;
+      // eof_action=pass: after the segment ends the cell is black again (they left).
+      filters.push(`[${base}][s${i}]overlay=eof_action=pass:eval=init[${out}]`);
+      base = out;
+      i++;
+    });
+    videoLabels.push(`[v${c}]`);
+    c++;
   }
-  const seconds = (totalMs / 1000).toFixed(3);
   if (audioLabels.length === 0) {
     filters.push(`anullsrc=r=48000:cl=stereo[aout]`);
   } else if (audioLabels.length === 1) {
@@ -182,7 +204,9 @@ export function ffmpegArgs(tracks: Track[], totalMs: number, outFile: string): s
   } else if (videoLabels.length === 1) {
     filters.push(`${videoLabels[0]}null[vout]`);
   } else {
-    const layout = video.map((_, k) => `${(k % grid.cols) * w}_${Math.floor(k / grid.cols) * h}`).join('|');
+    const layout = videoLabels
+      .map((_, k) => `${(k % grid.cols) * w}_${Math.floor(k / grid.cols) * h}`)
+      .join('|');
     // A last row with empty cells stays black.
     filters.push(
       `${videoLabels.join('')}xstack=inputs=${videoLabels.length}:layout=${layout}:fill=black[vout]`,
@@ -265,6 +289,7 @@ export async function processRecording(input: ProcessInput): Promise<ProcessResu
       tracks.push({
         file: out,
         kind: header.kind,
+        participant: participantOf(file),
         offsetMs: header.firstPacketUs / 1000 - input.startedAt.getTime(),
       });
     }

@@ -65,9 +65,12 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
   const serial = <T>(roomId: string, fn: () => Promise<T>): Promise<T> => {
     const next = (locks.get(roomId) ?? Promise.resolve()).catch(() => undefined).then(fn);
     locks.set(roomId, next);
-    void next.finally(() => {
-      if (locks.get(roomId) === next) locks.delete(roomId);
-    });
+    next
+      .finally(() => {
+        if (locks.get(roomId) === next) locks.delete(roomId);
+      })
+      .catch(() => undefined); // the caller hears the failure
+
     return next;
   };
 

@@ -256,7 +256,7 @@ export class JanusMedia implements MediaProvider {
           audio: true,
           video: true,
           // A publisher of a room being recorded is recorded from its first packet.
-          ...(rec ? { record: true, filename: nextFile(rec) } : {}),
+          ...(rec ? { record: true, filename: nextFile(rec, participantId) } : {}),
           jsep: offer,
         }),
         'publish',
@@ -445,7 +445,7 @@ export class JanusMedia implements MediaProvider {
     await room.ready;
     for (const m of room.members.values()) {
       if (!m.publisher) continue;
-      await timed(m.publisher.configure({ record: true, filename: nextFile(rec) }), 'start recording');
+      await timed(m.publisher.configure({ record: true, filename: nextFile(rec, m.id) }), 'start recording');
     }
   }
 
@@ -577,10 +577,14 @@ const VideoRoomUpdated = 'videoroom_updated';
 /** janode's event for Janus's `webrtcup` on a handle (its PeerConnection is up). */
 const WEBRTC_UP = 'handle_webrtcup';
 
-/** The next file name of a recording (Janus adds `-audio-0.mjr`, `-video-1.mjr`). */
-function nextFile(rec: { name: string; files: number }): string {
+/**
+ * The next file name of a recording: `<name>-<n>-p<participant>` (Janus adds `-audio-0.mjr`,
+ * `-video-1.mjr`). The participant lets post-processing keep one grid cell per person when they
+ * publish more than once (a reload).
+ */
+function nextFile(rec: { name: string; files: number }, participantId: string): string {
   rec.files += 1;
-  return `${rec.name}-${String(rec.files).padStart(3, '0')}`;
+  return `${rec.name}-${String(rec.files).padStart(3, '0')}-p${participantId.replace(/[^A-Za-z0-9-]/g, '')}`;
 }
 
 function detach(handle: VideoRoomHandle): Promise<void> {

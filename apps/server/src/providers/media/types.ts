@@ -69,8 +69,8 @@ export interface MediaProvider {
   readonly recordingDir: string | null;
   /**
    * Records every publisher of the room, now and as they (re)publish, until stopRecording: each
-   * stream goes to `<recordingDir>/<name>-<n>-{audio,video}-<mindex>.mjr` (n: one per publisher
-   * connection). Survives a Janus restart: publishers that publish again are recorded again.
+   * stream goes to `<recordingDir>/<name>-<n>-p<participant>-{audio,video}-<mindex>.mjr` (n: one per
+   * publisher connection). Survives a Janus restart: publishers that publish again are recorded again.
    */
   startRecording(roomId: string, name: string): Promise<void>;
   /** Stops the room's recording; Janus closes the files. */
