@@ -8,9 +8,11 @@ set -uo pipefail
 # What the running app uses: the embedded AI engines (AI-ENGINES.md) — pocketsphinx speech-to-text
 # (library + English model), apertium translation pairs, ffmpeg to decode recorded audio — and
 # DejaVu fonts for the summary PDF, and the Janus SFU (meetings of three or more; without it the
-# server says so at start-up and meetings stay peer-to-peer, capped at 4).
+# server says so at start-up and meetings stay peer-to-peer, capped at 4) with janus-tools
+# (`janus-pp-rec`: with ffmpeg it turns Janus's recordings into one file; without it the room
+# does not offer recording and says why).
 RUNTIME=(libpocketsphinx3 pocketsphinx-en-us ffmpeg apertium apertium-eng-spa apertium-fr-es
-  apertium-es-pt apertium-spa-ita fonts-dejavu-core janus)
+  apertium-es-pt apertium-spa-ita fonts-dejavu-core janus janus-tools)
 # What the tests add: chromium + fonts (browser suite), iproute2 + util-linux (its private network
 # namespace), redis-server (the Redis bus test: a real part, on CI a missing Redis fails the run),
 # flite/espeak-ng/sox (test speech), pocketsphinx-testdata (recorded speech for the WER bench), poppler-utils (pdftotext reads exported PDFs),

@@ -37,6 +37,8 @@ import { collaborationRoutes } from './modules/collaboration/routes.js';
 import filesPlugin from './modules/files/plugin.js';
 import retentionPlugin from './modules/retention/plugin.js';
 import roomsPlugin from './modules/rooms/plugin.js';
+import recordingsPlugin from './modules/recordings/plugin.js';
+import { recordingRoutes } from './modules/recordings/routes.js';
 import realtimePlugin from './realtime/plugin.js';
 import { realtimeRoutes } from './realtime/routes.js';
 
@@ -108,6 +110,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(reportPlugin, { now: deps.now });
   await app.register(mediaPlugin);
   await app.register(roomsPlugin);
+  await app.register(recordingsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
   await app.register(aiPlugin);
@@ -120,6 +123,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mailRoutes);
   await app.register(roomRoutes);
   await app.register(fileRoutes);
+  await app.register(recordingRoutes);
   await app.register(collaborationRoutes);
   await app.register(reportRoutes);
   await app.register(backgroundRoutes);

@@ -141,6 +141,16 @@ const envSchema = z.object({
   /** Our own Janus: the interfaces/addresses it may gather ICE candidates on (ice_enforce_list). */
   JANUS_ICE_ENFORCE_LIST: listFromEnv.optional(),
   JANUS_BIN: z.string().default('janus'),
+  /**
+   * An external Janus (JANUS_URL) that should record: the folder its VideoRoom writes recordings to
+   * (rec_dir), as both Janus and this server see it (a shared volume). Our own Janus always records
+   * into `${DATA_DIR}/recordings/raw`.
+   */
+  JANUS_RECORDINGS_DIR: z.string().min(1).optional(),
+  /** The post-processing tools of recordings (Debian `janus-tools` and `ffmpeg`). */
+  JANUS_PP_REC_BIN: z.string().default('janus-pp-rec'),
+  FFMPEG_BIN: z.string().default('ffmpeg'),
+  FFPROBE_BIN: z.string().default('ffprobe'),
   AI_BASE_URL: z.url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_STT_MODEL: z.string().default('whisper-1'),
@@ -211,7 +221,11 @@ export interface Config {
     janusApiSecret: string | undefined;
     janusBin: string;
     iceEnforceList: string[];
+    /** The folder Janus writes recordings to (rec_dir); null: this Janus does not record. */
+    recordingsDir: string | null;
   };
+  /** Recordings (modules/recordings): the finished files' folder and the post-processing tools. */
+  recordings: { dir: string; ppRecBin: string; ffmpegBin: string; ffprobeBin: string };
   /**
    * The three AI providers. Each defaults to the OpenAI-compatible API when AI_BASE_URL is set
    * (translation: LibreTranslate when LIBRETRANSLATE_URL is set), else to the embedded engine.
@@ -395,6 +409,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       janusApiSecret: e.JANUS_API_SECRET,
       janusBin: e.JANUS_BIN,
       iceEnforceList: e.JANUS_ICE_ENFORCE_LIST ?? [],
+      recordingsDir: e.JANUS_URL
+        ? e.JANUS_RECORDINGS_DIR
+          ? path.resolve(e.JANUS_RECORDINGS_DIR)
+          : null
+        : path.join(dataDir, 'recordings', 'raw'),
+    },
+    recordings: {
+      dir: path.join(dataDir, 'recordings'),
+      ppRecBin: e.JANUS_PP_REC_BIN,
+      ffmpegBin: e.FFMPEG_BIN,
+      ffprobeBin: e.FFPROBE_BIN,
     },
     ai: {
       stt: e.AI_STT_PROVIDER ?? viaApi,

@@ -200,7 +200,7 @@ export const FEATURE_AVAILABILITY: Readonly<Record<Feature, boolean>> = {
   analytics: true,
   backgroundEffects: true,
   whiteboard: true,
-  recording: false,
+  recording: true,
   largeMeetings: false,
 };
 

@@ -9,3 +9,4 @@ export * from './backgrounds.js';
 export * from './billing.js';
 export * from './collaboration.js';
 export * from './report.js';
+export * from './recordings.js';

@@ -5,6 +5,7 @@ import { chatMessageSchema, participantSchema, transcriptEntrySchema } from './e
 import { collaborationSyncSchema } from './collaboration.js';
 import { freeTimeStateSchema } from './billing.js';
 import { sharedFileSchema } from './report.js';
+import { recordingStateSchema } from './recordings.js';
 
 /**
  * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
@@ -234,6 +235,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
       .array(z.object({ participantId, quality: z.enum(['high', 'medium', 'low']) }))
       .max(SFU_VIEW.maxVideos),
   }),
+  /**
+   * Added (issue 17, recording): the host turns the meeting's recording on or off (room state;
+   * only when the meeting allows recording and the server has an SFU to record on; a room still
+   * peer-to-peer moves to the SFU). Answered with `ack` or `error`.
+   */
+  z.object({ type: z.literal('set_recording'), requestId, on: z.boolean() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -404,6 +411,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
    * and after `joined` to a newcomer of a room that has one. The room shows them large.
    */
   z.object({ type: z.literal('active_speaker'), participantId: z.string().nullable() }),
+  /**
+   * Added (recording): the meeting's recording (on or off, and whether the host can start one).
+   * Sent after `joined` to the newcomer, and to everyone when it changes.
+   */
+  z.object({ type: z.literal('recording_state'), recording: recordingStateSchema }),
   z.object({ type: z.literal('pong'), requestId }),
   z.object({ type: z.literal('ack'), requestId }),
   z.object({

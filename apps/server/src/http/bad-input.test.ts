@@ -101,6 +101,9 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/meetings/:meetingId/participants': { access: 'participant' },
   'POST /api/meetings/:meetingId/files': { access: 'participant' },
   'GET /api/files/:id': { access: 'participant' },
+  // Recordings: the signed-in host's own.
+  'GET /api/recordings': { access: 'user' },
+  'GET /api/recordings/:id/download': { access: 'user' },
   'GET /api/ai/capabilities': { access: 'public' },
   // The free tier's card and billing (spec §7): the caller's own card (a session, or the guest's
   // billing cookie); starting billing also needs the caller's join token of the meeting.

@@ -190,11 +190,13 @@ export function handleConnection(
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-      return fail(
-        'bad_message',
-        `Invalid message: ${where}${issue?.message ?? 'unknown'}`,
-        requestIdOf(value),
-      );
+      // zod lists every message type when `type` is unknown: past 25 types that is longer than
+      // an error should be, so the list gives way to where the types are written down.
+      const what =
+        issue?.path.length === 1 && issue.path[0] === 'type' && issue.code === 'invalid_union'
+          ? 'not a message type of this protocol (docs/PROTOCOL.md)'
+          : (issue?.message ?? 'unknown');
+      return fail('bad_message', `Invalid message: ${where}${what}`, requestIdOf(value));
     }
     const message = parsed.data;
     settings.countMessage?.('in', message.type);

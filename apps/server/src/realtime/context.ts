@@ -4,6 +4,7 @@ import type { LiveCaptions } from '../modules/ai/live.js';
 import type { ChatService } from '../modules/chat/service.js';
 import type { CollaborationService } from '../modules/collaboration/service.js';
 import type { MediaService } from '../modules/media/service.js';
+import type { RecordingsService } from '../modules/recordings/service.js';
 import type { AttendanceService } from '../modules/report/attendance.js';
 import { roomErrors } from '../modules/rooms/errors.js';
 import type { Actor } from '../modules/rooms/transport.js';
@@ -24,6 +25,8 @@ export interface RealtimeServices {
   attendance: Pick<AttendanceService, 'speaking'>;
   /** Live captions: the audio frames a joined socket streams while transcription is on. */
   captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm'>;
+  /** Meeting recording: the host's set_recording. */
+  recordings: Pick<RecordingsService, 'setRecording'>;
   sockets: Sockets;
   log: FastifyBaseLogger;
 }

@@ -47,6 +47,7 @@ export const realtimeRoutes: FastifyPluginAsyncZod = async (app) => {
     collaboration: app.collaboration,
     attendance: app.attendance,
     captions: app.ai.captions,
+    recordings: app.recordings,
     sockets,
     log: app.log,
   };

@@ -11,9 +11,13 @@
  * guest (anonymous, free and Pro signed-in guests alike: on the socket they are guests), the host
  * and a participant of another meeting aiming at this meeting's participants.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { clientMessageSchema, type ClientMessageType } from '@parley/protocol';
+import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordings } from '../../src/db/schema/index.js';
 import { createTestApp, signIn, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
 import { connect, enter, listen, postJoin, type TestSocket } from '../ws-client.js';
@@ -136,6 +140,12 @@ const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/meetings/:meetingId/participants': { roles: only('host', 'guest') },
   'POST /api/meetings/:meetingId/files': { roles: only('host', 'guest'), multipart: true },
   'GET /api/files/:id': { roles: only('host', 'guest') },
+  // Recordings: the signed-in user's own list; a recording's file for its meeting's owner only.
+  'GET /api/recordings': { roles: only(...SIGNED_IN) },
+  'GET /api/recordings/:id/download': {
+    roles: only('host'),
+    path: async () => `/api/recordings/${w.recordingId}/download`,
+  },
   'GET /api/ai/capabilities': { roles: everyone('allow') },
   // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
   'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
@@ -248,6 +258,9 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   sfu_answer: [],
   sfu_trickle: [],
   sfu_view: [],
+  // Recording needs the SFU (none in the API tests) and a meeting that allows it: refused to
+  // everyone here; a non-host's refusal with an SFU is media/recordings tests' (recordings.test.ts).
+  set_recording: [],
 };
 
 /** A valid example of each message, aimed at this meeting's admitted (Tess) or waiting (Wendy) guest. */
@@ -304,6 +317,8 @@ function example(
       return { type, target: 'publisher', candidate: null };
     case 'sfu_view':
       return { type, requestId: 'm', videos: [{ participantId: ids.tess, quality: 'low' }] };
+    case 'set_recording':
+      return { type, requestId: 'm', on: true };
   }
 }
 
@@ -327,6 +342,7 @@ let w: {
   guestToken: string;
   fileId: string;
   guestId: string;
+  recordingId: string;
 };
 
 beforeAll(async () => {
@@ -376,8 +392,25 @@ beforeAll(async () => {
     guestToken: g.join.joinToken,
     fileId: upload.json<{ id: string }>().id,
     guestId: g.join.id,
+    recordingId: await readyRecording(meeting.id),
   };
 });
+
+/** A finished recording of the owner's meeting (a row and a small file), as the job leaves one. */
+async function readyRecording(meetingRowId: string): Promise<string> {
+  const [row] = await t.db.db
+    .insert(recordings)
+    .values({ meetingId: meetingRowId, startedBy: 'host', startedAt: new Date(), status: 'ready' })
+    .returning();
+  const rel = path.join(meetingRowId, `${row!.id}.mp4`);
+  mkdirSync(path.join(t.config.recordings.dir, meetingRowId), { recursive: true });
+  writeFileSync(path.join(t.config.recordings.dir, rel), 'not really a video');
+  await t.db.db
+    .update(recordings)
+    .set({ filePath: rel, size: 18, durationMs: 1000 })
+    .where(eq(recordings.id, row!.id));
+  return row!.id;
+}
 afterAll(async () => {
   for (const s of sockets) s.close();
   await t?.close();

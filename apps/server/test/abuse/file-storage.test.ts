@@ -134,9 +134,11 @@ describe('the retention job', () => {
     expect(run).toEqual({
       chat: { meetings: 2, items: 2, failed: 0 },
       files: { meetings: 2, items: 2, failed: 0 },
-      // No transcript or summary in these meetings (ai/routes.test.ts covers those).
+      // No transcript, summary or recording in these meetings (ai/routes.test.ts and
+      // recordings/recordings.test.ts cover those).
       transcripts: { meetings: 0, items: 0, failed: 0 },
       summaries: { meetings: 0, items: 0, failed: 0 },
+      recordings: { meetings: 0, items: 0, failed: 0 },
     });
     const left = async (meetingId: string) => ({
       chat: (await t.db.db.select().from(chatMessages).where(eq(chatMessages.meetingId, meetingId))).length,

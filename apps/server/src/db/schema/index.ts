@@ -10,3 +10,4 @@ export * from './transcripts.js';
 export * from './backgrounds.js';
 export * from './billing.js';
 export * from './collaboration.js';
+export * from './recordings.js';

@@ -34,7 +34,7 @@ export interface MediaServiceDeps {
   /** The most people a room holds while it has no SFU; null: no cap (MEDIA_PROVIDER=p2p chosen). */
   meshCap: number | null;
   /** Tells a room's participants its media mode (`restart`: publish and subscribe again). */
-  announce(roomId: string, message: { type: 'media_mode'; mode: 'sfu'; restart: true }): void;
+  announce(roomId: string, message: { type: 'media_mode'; mode: 'sfu'; restart?: boolean }): void;
   /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
   admitted(actor: Actor): Promise<unknown>;
   log: FastifyBaseLogger;
@@ -174,6 +174,26 @@ export function createMediaService(deps: MediaServiceDeps) {
         )
         .catch((e) => failed(e, 'view', actor));
     },
+
+    /**
+     * The room moves to the SFU now, whatever its size (recording needs it): everyone hears
+     * `media_mode sfu` and switches as when a third person comes in. Answers false when there is
+     * no SFU up to move to.
+     */
+    moveToSfu(roomId: string): boolean {
+      if (sfuRooms.has(roomId)) return true;
+      if (!sfuReady() || !present.has(roomId)) return false;
+      sfuRooms.add(roomId);
+      log.info({ roomId }, 'meeting moves to the SFU (recording)');
+      deps.announce(roomId, { type: 'media_mode', mode: 'sfu' });
+      return true;
+    },
+
+    /** Whether this server can record meetings (an SFU with a recordings folder). */
+    canRecord: (): boolean => provider.kind === 'janus' && provider.recordingDir !== null,
+    recordingDir: provider.recordingDir,
+    startRecording: (roomId: string, name: string) => provider.startRecording(roomId, name),
+    stopRecording: (roomId: string) => provider.stopRecording(roomId),
 
     /** The room's active speaker (rooms on the SFU), for a newcomer. */
     activeSpeaker(roomId: string): string | null {

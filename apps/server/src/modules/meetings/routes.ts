@@ -49,6 +49,9 @@ export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async 
       await app.files.removeMeetingFiles(meetingId).catch((err: unknown) => {
         app.log.error({ err, meetingId }, 'could not remove the files of a deleted meeting');
       });
+      await app.recordings.meetingDeleted(meetingId).catch((err: unknown) => {
+        app.log.error({ err, meetingId }, 'could not remove the recordings of a deleted meeting');
+      });
     },
   });
 

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { chatMessages, meetingFiles, meetingSummaries, transcriptLines } from '../../db/schema/index.js';
+import {
+  chatMessages,
+  meetingFiles,
+  meetingSummaries,
+  recordings,
+  transcriptLines,
+} from '../../db/schema/index.js';
 import { createAiRepository } from '../ai/repository.js';
 import { createRetentionJob, type RetentionJob } from './job.js';
 import { createRetentionRepository } from './repository.js';
@@ -13,7 +19,7 @@ const FIRST_RUN_MS = 60_000;
 
 /**
  * The retention job (`app.retention`), run hourly as a job of the queue: chat first (its rows
- * point at files), then files (bytes and rows), transcripts and summaries. Every instance may
+ * point at files), then files (bytes and rows), transcripts, summaries and recordings. Every instance may
  * run it; deleting twice is harmless.
  */
 async function retentionPlugin(app: FastifyInstance): Promise<void> {
@@ -27,6 +33,8 @@ async function retentionPlugin(app: FastifyInstance): Promise<void> {
       { name: 'files', meetingId: meetingFiles.meetingId, purge: (id) => app.files.purgeMeetingFiles(id) },
       { name: 'transcripts', meetingId: transcriptLines.meetingId, purge: (id) => ai.deleteTranscript(id) },
       { name: 'summaries', meetingId: meetingSummaries.meetingId, purge: (id) => ai.deleteSummary(id) },
+      // Rows and files (the finished file and any raw streams left); the plugin registers later.
+      { name: 'recordings', meetingId: recordings.meetingId, purge: (id) => app.recordings.purgeMeeting(id) },
     ],
   });
   app.decorate('retention', job);

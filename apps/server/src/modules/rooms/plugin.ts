@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { iceServersFor } from '../../realtime/ice.js';
 import { followRoomForFreeTime } from '../billing/room-observer.js';
 import { observeRoomForMedia } from '../media/observer.js';
+import { observeRoomForRecording } from '../recordings/observer.js';
 import { followRoomForAttendance } from '../report/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
 import { createJoinGate } from './gate.js';
@@ -50,7 +51,12 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
   sockets.observe(followRoomForAttendance(app.attendance));
   const rooms = createRoomService({
     store,
-    transport: observeRoomForMedia(sockets.transport, app.media),
+    // Recording (modules/recordings) registers after the rooms: it is read when news comes.
+    transport: observeRoomForRecording(
+      observeRoomForMedia(sockets.transport, app.media),
+      () => (app.hasDecorator('recordings') ? app.recordings : null),
+      (err) => app.log.warn({ err }, 'recording could not follow the room'),
+    ),
     gate: createJoinGate(repo, {
       testRoom: app.config.env !== 'production',
       // Without an SFU, a full mesh: at most a few people (modules/media).

@@ -65,6 +65,21 @@ describe('the Pro confirmation email', () => {
     }
   });
 
+  it('mentions recordings only while FEATURE_AVAILABILITY.recording says they work', () => {
+    const on = confirmationEmail(user, sub, 'https://meet.example.com', {
+      ...noneBuilt,
+      recording: true,
+    }).text;
+    const off = confirmationEmail(user, sub, 'https://meet.example.com', noneBuilt).text;
+    expect(on).toContain(
+      'host controls, recordings you download from My Meetings and a waiting room and passwords.',
+    );
+    expect(off).not.toMatch(/recording/i);
+    expect(
+      confirmationEmail(user, sub, 'https://meet.example.com').text.includes('recordings you download'),
+    ).toBe(FEATURE_AVAILABILITY.recording);
+  });
+
   it('names the AI features as available once their flags are flipped', () => {
     const { text } = confirmationEmail(user, sub, 'https://meet.example.com', allBuilt);
     expect(text).toContain(

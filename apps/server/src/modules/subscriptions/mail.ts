@@ -26,8 +26,16 @@ function capitalised(text: string): string {
 export function proFeatureLines(availability: Readonly<Record<Feature, boolean>>): string[] {
   const ready = AI_FEATURES.filter((f) => availability[f]).map((f) => AI_NAMES[f] ?? f);
   const coming = AI_FEATURES.filter((f) => !availability[f]).map((f) => AI_NAMES[f] ?? f);
+  const basics = [
+    'video in the browser',
+    'screen sharing',
+    'chat with files',
+    'host controls',
+    ...(availability.recording ? ['recordings you download from My Meetings'] : []),
+    'a waiting room and passwords',
+  ];
   const lines = [
-    'You can now start meetings and schedule them with calendar invitations: video in the browser, screen sharing, chat with files, host controls, a waiting room and passwords.',
+    `You can now start meetings and schedule them with calendar invitations: ${listing(basics)}.`,
   ];
   if (ready.length > 0)
     lines.push(

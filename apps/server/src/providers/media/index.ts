@@ -20,6 +20,8 @@ export interface MediaConfig {
   janusApiSecret: string | undefined;
   janusBin: string;
   iceEnforceList: string[];
+  /** Janus's rec_dir (see Config.media.recordingsDir); null: no recording. */
+  recordingsDir: string | null;
 }
 
 /** Peer-to-peer only: the browsers' mesh; the server has no media part. */
@@ -31,6 +33,9 @@ export const p2pMedia: MediaProvider = {
   answer: () => Promise.reject(new Error('No SFU')),
   trickle: () => Promise.resolve(),
   view: () => Promise.reject(new Error('No SFU')),
+  recordingDir: null,
+  startRecording: () => Promise.reject(new Error('No SFU')),
+  stopRecording: () => Promise.resolve(),
   activeSpeaker: () => null,
   leave: () => Promise.resolve(),
   closeRoom: () => Promise.resolve(),
@@ -63,7 +68,7 @@ export async function startMedia(
   }
   if (config.janusUrl) {
     const media = new JanusMedia(
-      { url: config.janusUrl, apiSecret: config.janusApiSecret ?? '', log },
+      { url: config.janusUrl, apiSecret: config.janusApiSecret ?? '', recDir: config.recordingsDir, log },
       events,
     );
     const up = await media.start(5_000);
@@ -91,7 +96,13 @@ export async function startMedia(
   });
   await supervisor.start();
   const media = new JanusMedia(
-    { url: supervisor.url, apiSecret: supervisor.apiSecret, adminKey: supervisor.adminKey, log },
+    {
+      url: supervisor.url,
+      apiSecret: supervisor.apiSecret,
+      adminKey: supervisor.adminKey,
+      recDir: config.recordingsDir,
+      log,
+    },
     events,
   );
   const up = await media.start(10_000);

@@ -55,6 +55,9 @@ declare module 'janode/plugins/videoroom' {
     }): Promise<{ jsep?: Jsep; streams?: SubscriberStream[] } & Record<string, unknown>>;
     configure(params: {
       streams?: { mid: string; substream?: number; send?: boolean }[];
+      /** Publishers: record (into the room's rec_dir, as `filename`) or stop recording. */
+      record?: boolean;
+      filename?: string;
     }): Promise<Record<string, unknown>>;
     start(params: { jsep: Jsep }): Promise<unknown>;
     trickle(candidate: unknown): Promise<unknown>;

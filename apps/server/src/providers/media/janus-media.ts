@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { SubscriberStream, VideoRoomHandle } from 'janode/plugins/videoroom';
 import { JanusClient, timed } from './janus-client.js';
@@ -90,12 +91,21 @@ export class JanusMedia implements MediaProvider {
   private control: Promise<VideoRoomHandle> | null = null;
   private clock = 0;
   readonly client: JanusClient;
+  readonly recordingDir: string | null;
+  /**
+   * Rooms being recorded: the recording's file name, and how many publisher connections were
+   * recorded so far (each gets its own files). Kept apart from `rooms`, so that a Janus restart
+   * (which clears them) does not end a recording: its publishers are recorded again as they
+   * publish again.
+   */
+  private readonly recordings = new Map<string, { name: string; files: number }>();
 
   constructor(
-    opts: { url: string; apiSecret: string; adminKey?: string; log: SupervisorLog },
+    opts: { url: string; apiSecret: string; adminKey?: string; recDir?: string | null; log: SupervisorLog },
     private readonly events: MediaEvents,
   ) {
     this.adminKey = opts.adminKey;
+    this.recordingDir = opts.recDir ?? null;
     this.log = opts.log;
     this.client = new JanusClient({
       url: opts.url,
@@ -168,6 +178,8 @@ export class JanusMedia implements MediaProvider {
             talking_events: true,
             talking_level_threshold: TALKING_LEVEL,
             talking_packets_threshold: TALKING_PACKETS,
+            // Recording is per publisher (configure record/filename), into our folder only.
+            ...(this.recordingDir ? { record: false, rec_dir: this.recordingDir } : {}),
           }),
           'create room',
         ),
@@ -234,6 +246,7 @@ export class JanusMedia implements MediaProvider {
     });
     await this.flushEarly(me, 'publisher');
     try {
+      const rec = this.recordings.get(roomId);
       const res = await timed(
         handle.joinConfigurePublisher({
           room: room.janusId,
@@ -242,6 +255,8 @@ export class JanusMedia implements MediaProvider {
           display: participantId,
           audio: true,
           video: true,
+          // A publisher of a room being recorded is recorded from its first packet.
+          ...(rec ? { record: true, filename: nextFile(rec, participantId) } : {}),
           jsep: offer,
         }),
         'publish',
@@ -417,6 +432,35 @@ export class JanusMedia implements MediaProvider {
     return this.rooms.get(roomId)?.speaker ?? null;
   }
 
+  async startRecording(roomId: string, name: string): Promise<void> {
+    if (!this.recordingDir) throw new Error('This Janus has no recordings folder');
+    if (!/^[A-Za-z0-9-]+$/.test(name)) throw new Error('Bad recording name');
+    // Janus creates rec_dir only when it creates a room; a room made before the folder was
+    // removed (retention) would fail to open its files.
+    mkdirSync(this.recordingDir, { recursive: true });
+    const rec = { name, files: 0 };
+    this.recordings.set(roomId, rec);
+    const room = this.rooms.get(roomId);
+    if (!room) return;
+    await room.ready;
+    for (const m of room.members.values()) {
+      if (!m.publisher) continue;
+      await timed(m.publisher.configure({ record: true, filename: nextFile(rec, m.id) }), 'start recording');
+    }
+  }
+
+  async stopRecording(roomId: string): Promise<void> {
+    if (!this.recordings.delete(roomId)) return;
+    const room = this.rooms.get(roomId);
+    if (!room) return;
+    for (const m of room.members.values()) {
+      if (!m.publisher) continue;
+      await timed(m.publisher.configure({ record: false }), 'stop recording').catch((err: unknown) =>
+        this.log.warn({ err, roomId }, 'could not stop recording a publisher'),
+      );
+    }
+  }
+
   /** Janus's offer to the browser, its answer back to Janus. */
   private async negotiate(
     room: Room,
@@ -498,6 +542,8 @@ export class JanusMedia implements MediaProvider {
   }
 
   async closeRoom(roomId: string): Promise<void> {
+    // The room is over: so is its recording (its publishers' files close with their handles).
+    this.recordings.delete(roomId);
     const room = this.rooms.get(roomId);
     if (!room) return;
     this.rooms.delete(roomId);
@@ -530,6 +576,16 @@ export class JanusMedia implements MediaProvider {
 const VideoRoomUpdated = 'videoroom_updated';
 /** janode's event for Janus's `webrtcup` on a handle (its PeerConnection is up). */
 const WEBRTC_UP = 'handle_webrtcup';
+
+/**
+ * The next file name of a recording: `<name>-<n>-p<participant>` (Janus adds `-audio-0.mjr`,
+ * `-video-1.mjr`). The participant lets post-processing keep one grid cell per person when they
+ * publish more than once (a reload).
+ */
+function nextFile(rec: { name: string; files: number }, participantId: string): string {
+  rec.files += 1;
+  return `${rec.name}-${String(rec.files).padStart(3, '0')}-p${participantId.replace(/[^A-Za-z0-9-]/g, '')}`;
+}
 
 function detach(handle: VideoRoomHandle): Promise<void> {
   return timed(handle.detach(), 'detach', 3000).catch(() => undefined);

@@ -62,6 +62,19 @@ export interface MediaProvider {
   activeSpeaker(roomId: string): string | null;
   /** The participant left the room: its publisher and subscriber go. */
   leave(roomId: string, participantId: string): Promise<void>;
+  /**
+   * Where this SFU writes recordings (Janus's rec_dir, as this server sees it); null when it
+   * cannot record (peer-to-peer, or an external Janus without a shared folder).
+   */
+  readonly recordingDir: string | null;
+  /**
+   * Records every publisher of the room, now and as they (re)publish, until stopRecording: each
+   * stream goes to `<recordingDir>/<name>-<n>-p<participant>-{audio,video}-<mindex>.mjr` (n: one per
+   * publisher connection). Survives a Janus restart: publishers that publish again are recorded again.
+   */
+  startRecording(roomId: string, name: string): Promise<void>;
+  /** Stops the room's recording; Janus closes the files. */
+  stopRecording(roomId: string): Promise<void>;
   /** The room is over (empty or ended): the Janus room goes. */
   closeRoom(roomId: string): Promise<void>;
   close(): Promise<void>;

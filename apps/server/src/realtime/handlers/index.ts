@@ -17,6 +17,7 @@ import { ping } from './ping.js';
 import { removeParticipant } from './remove_participant.js';
 import { requestExistingConnections } from './request_existing_connections.js';
 import { setCaptionLanguage } from './set_caption_language.js';
+import { setRecording } from './set_recording.js';
 import { setTranscription } from './set_transcription.js';
 import { sfuAnswer } from './sfu_answer.js';
 import { sfuPublish } from './sfu_publish.js';
@@ -45,6 +46,7 @@ export const handlers: HandlerMap = {
   allow_rejoin: allowRejoin,
   set_transcription: setTranscription,
   set_caption_language: setCaptionLanguage,
+  set_recording: setRecording,
   sfu_publish: sfuPublish,
   sfu_subscribe: sfuSubscribe,
   sfu_answer: sfuAnswer,

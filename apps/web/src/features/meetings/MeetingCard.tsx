@@ -1,4 +1,4 @@
-import type { Meeting } from '@parley/protocol';
+import type { Meeting, Recording } from '@parley/protocol';
 import { formatMeetingTime } from '@parley/protocol/meetings';
 import {
   BarChart3,
@@ -21,6 +21,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { toast } from '@/components/ui/toast-store';
 import { useCopyMeetingLink } from './copy-link';
 import type { MeetingBadge } from './meeting-list';
+import { RecordingList } from './RecordingList';
 
 const BADGE_VARIANT: Record<MeetingBadge, BadgeProps['variant']> = {
   Live: 'success',
@@ -90,11 +91,13 @@ export function MeetingCard({
   badge,
   onDelete,
   deleting,
+  recordings = [],
 }: {
   meeting: Meeting;
   badge: MeetingBadge;
   onDelete: () => void;
   deleting: boolean;
+  recordings?: Recording[];
 }) {
   const navigate = useNavigate();
   const { copied, copy } = useCopyLink(meeting.meetingId);
@@ -143,6 +146,7 @@ export function MeetingCard({
         {meeting.description ? (
           <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-400">{meeting.description}</p>
         ) : null}
+        <RecordingList recordings={recordings} />
         <div className="flex flex-wrap gap-2">
           {meeting.status === 'scheduled' ? (
             <Button size="sm" onClick={() => navigate(`/meeting/${meeting.meetingId}?host=true`)}>

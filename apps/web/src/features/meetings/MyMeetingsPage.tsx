@@ -8,7 +8,7 @@ import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
 import { useUser } from '@/features/auth/api';
-import { useDeleteMeeting, useMyMeetings } from './api';
+import { useDeleteMeeting, useMyMeetings, useMyRecordings } from './api';
 import { LoginRequired } from './LoginRequired';
 import { MeetingCard } from './MeetingCard';
 import { badgeOf, groupMeetings, type MeetingTab } from './meeting-list';
@@ -50,6 +50,7 @@ function LoadingCards() {
 export function MyMeetingsPage() {
   const { user, isLoading: userLoading } = useUser();
   const meetings = useMyMeetings(!!user);
+  const recordings = useMyRecordings(!!user);
   const remove = useDeleteMeeting();
   const now = useNow();
   const [tab, setTab] = useState<MeetingTab>('upcoming');
@@ -57,6 +58,8 @@ export function MyMeetingsPage() {
   if (!userLoading && !user) return <LoginRequired what="see your meetings" pageTitle="My Meetings" />;
 
   const groups = groupMeetings(meetings.data ?? [], now);
+  const recordingsOf = (meetingId: string) =>
+    (recordings.data ?? []).filter((r) => r.meetingId === meetingId);
   const loading = userLoading || meetings.isLoading;
 
   const onDelete = (meetingId: string) =>
@@ -135,6 +138,7 @@ export function MyMeetingsPage() {
                     badge={badgeOf(m, now)}
                     deleting={remove.isPending && remove.variables === m.meetingId}
                     onDelete={() => onDelete(m.meetingId)}
+                    recordings={recordingsOf(m.meetingId)}
                   />
                 ))}
               </div>

@@ -389,7 +389,7 @@ export function ScheduleForm({
             <SwitchRow
               id="allowRecording"
               label="Allow recording"
-              hint="Participants may record the meeting."
+              hint="The host may record the meeting; everyone sees when it is recorded."
               checked={form.allowRecording}
               onChange={(v) => set('allowRecording', v)}
             />

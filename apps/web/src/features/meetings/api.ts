@@ -4,6 +4,7 @@ import type {
   InviteeInput,
   Meeting,
   MeetingWithInvitees,
+  Recording,
   UpdateMeetingBody,
 } from '@parley/protocol';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -87,5 +88,21 @@ export function useDeleteMeeting() {
   return useMutation({
     mutationFn: (meetingId: string) =>
       apiRequest<{ message: string }>('DELETE', `/api/meetings/${encodeURIComponent(meetingId)}`),
+  });
+}
+
+export const MY_RECORDINGS_KEY = ['/api/recordings'] as const;
+
+/**
+ * The recordings of the user's meetings. While one is still being recorded or processed the list
+ * is asked for again every few seconds, so it turns into a download without a reload.
+ */
+export function useMyRecordings(enabled: boolean) {
+  return useQuery({
+    queryKey: MY_RECORDINGS_KEY,
+    enabled,
+    queryFn: () => apiRequest<Recording[]>('GET', '/api/recordings'),
+    refetchInterval: (q) =>
+      q.state.data?.some((r) => r.status === 'processing' || r.status === 'recording') ? 4000 : false,
   });
 }

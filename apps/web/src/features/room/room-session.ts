@@ -1,5 +1,6 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
-import type { ChatMessage } from '@parley/protocol';
+import type { ChatMessage, RecordingState } from '@parley/protocol';
+import { RECORDING_TEXTS } from '@parley/protocol/recordings';
 import { TEST_ROOM_ID, type RoomParticipant, type ServerMessageOf } from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
 import { Captions } from './ai/captions';
@@ -46,6 +47,8 @@ export interface RoomSnapshot {
   mediaMode: 'p2p' | 'sfu';
   /** The room's active speaker as the SFU hears it (`active_speaker`); null on the mesh or none yet. */
   activeSpeakerId: string | null;
+  /** The meeting's recording (room state, `recording_state`); null until the server says. */
+  recording: RecordingState | null;
 }
 
 export interface RoomSessionOptions {
@@ -135,6 +138,7 @@ export class RoomSession {
       allMuted: false,
       mediaMode: 'p2p',
       activeSpeakerId: null,
+      recording: null,
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
@@ -169,6 +173,7 @@ export class RoomSession {
       }),
       s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
       s.on('active_speaker', (m) => this.set({ activeSpeakerId: m.participantId })),
+      s.on('recording_state', (m) => this.onRecordingState(m.recording)),
       s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
       s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
       s.on('chat_message', (m) => this.onChat(m)),
@@ -336,6 +341,16 @@ export class RoomSession {
     }
   }
 
+  /** Everyone is told when the recording starts or stops (not on the first state after joining). */
+  private onRecordingState(recording: RecordingState): void {
+    const before = this.snapshot.recording;
+    this.set({ recording });
+    if (!before || before.active === recording.active) return;
+    this.opts.notify({
+      title: recording.active ? RECORDING_TEXTS.startedNotice : RECORDING_TEXTS.stoppedNotice,
+    });
+  }
+
   private onMuteParticipant(m: ServerMessageOf<'mute_participant'>): void {
     const selfId = this.snapshot.self?.id;
     if (m.targetParticipantId !== selfId) return;
@@ -432,6 +447,14 @@ export class RoomSession {
 
   async deny(targetParticipantId: string): Promise<void> {
     await this.hostAction({ type: 'deny_participant', targetParticipantId }, 'Could not deny the guest');
+  }
+
+  /** Starts or stops the meeting's recording (host); the state follows `recording_state`. */
+  async setRecording(on: boolean): Promise<void> {
+    await this.hostAction(
+      { type: 'set_recording', on },
+      on ? 'Could not start recording' : 'Could not stop recording',
+    );
   }
 
   /** Takes a removed person off the deny list (host): they may join again. */

@@ -1,6 +1,8 @@
 import {
   PenLine,
   Bot,
+  Circle,
+  CircleStop,
   MessageSquare,
   Mic,
   MicOff,
@@ -21,6 +23,7 @@ import { useMuteAllToggle } from '../controls/host-controls';
 import { useLeave } from '../controls/leave';
 import { useCameraToggle, useMicToggle, useScreenShareToggle } from '../controls/media-controls';
 import { useAiToggle, usePanelToggle } from '../controls/panel-controls';
+import { useRecordingToggle } from '../controls/recording-controls';
 import { useIsHost } from '../room-context';
 
 /**
@@ -159,6 +162,27 @@ export function MuteAllToggle() {
   );
 }
 
+/** The host's Record / Stop recording (recording is room state; see RoomHeader's indicator). */
+export function RecordToggle() {
+  const { visible, active, label, reason, buttonProps } = useRecordingToggle();
+  if (!visible) return null;
+  return (
+    <button
+      {...buttonProps}
+      data-testid="record-toggle"
+      className={cn(
+        pill,
+        active ? 'bg-red-600 text-white hover:bg-red-700' : 'bg-white/10 text-slate-100 hover:bg-white/20',
+        reason ? 'opacity-60' : null,
+        'disabled:opacity-60',
+      )}
+    >
+      {active ? <CircleStop className="size-4" /> : <Circle className="size-4 fill-red-500 text-red-500" />}
+      {label}
+    </button>
+  );
+}
+
 export function LeaveButton() {
   const { buttonProps } = useLeave();
   return (
@@ -186,6 +210,7 @@ export function ControlBar() {
       <ScreenShareToggle />
       <AiToggle />
       <MuteAllToggle />
+      <RecordToggle />
       {isHost ? (
         <Badge variant="brand" className="shrink-0">
           Host

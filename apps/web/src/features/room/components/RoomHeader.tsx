@@ -4,6 +4,8 @@ import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { useCopyMeetingLink } from '@/features/meetings/copy-link';
 import { useRoomDialog } from '../controls/panel-controls';
+import { useRecordingIndicator } from '../controls/recording-controls';
+import { RECORDING_TEXTS } from '@parley/protocol/recordings';
 import { useElapsed } from '../hooks';
 import { useRoomContext, useRoomPhase, useRoomState } from '../room-context';
 
@@ -57,6 +59,22 @@ function InvitePopover({ meetingId }: { meetingId: string }) {
   );
 }
 
+/** Everyone sees that the meeting is being recorded (room state: after a reload and for latecomers too). */
+function RecordingIndicator() {
+  const { active } = useRecordingIndicator();
+  if (!active) return null;
+  return (
+    <span
+      role="status"
+      data-testid="recording-indicator"
+      className="flex shrink-0 items-center gap-1.5 rounded-full bg-red-600/90 px-2.5 py-1 text-xs font-semibold text-white"
+    >
+      <span aria-hidden className="size-2 animate-pulse rounded-full bg-white" />
+      {RECORDING_TEXTS.indicator}
+    </span>
+  );
+}
+
 /** Meeting id, participant count, timer, reconnecting notice, shortcuts, settings and invite. */
 export function RoomHeader() {
   const { session } = useRoomContext();
@@ -82,6 +100,7 @@ export function RoomHeader() {
           </time>
         </p>
       </div>
+      <RecordingIndicator />
       {reconnecting ? (
         <span
           role="status"

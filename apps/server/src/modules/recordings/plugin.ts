@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { missingTools } from './process.js';
+import { createRecordingsRepository } from './repository.js';
+import { createRecordingsService, type RecordingsService } from './service.js';
+
+/** The job queue's name for post-processing a recording. */
+export const RECORDING_QUEUE = 'recording-process';
+
+/**
+ * Meeting recording (`app.recordings`): the host's Record / Stop in the room (through the
+ * media's SFU), and the post-processing job that makes each recording's one file. The room's
+ * news reaches it through `observeRoomForRecording` (rooms plugin); its files follow the
+ * retention job (modules/retention).
+ */
+async function recordingsPlugin(app: FastifyInstance): Promise<void> {
+  const log = app.log.child({ part: 'recordings' });
+  const { recordings: cfg } = app.config;
+  const tools = { ppRec: cfg.ppRecBin, ffmpeg: cfg.ffmpegBin, ffprobe: cfg.ffprobeBin };
+  const missing = app.media.canRecord() ? missingTools(tools) : [];
+  if (!app.media.canRecord()) log.info('recording: not offered (no Janus with a recordings folder)');
+  else if (missing.length > 0)
+    log.warn({ missing }, 'recording: not offered (post-processing tools missing)');
+  else log.info(`recording: Janus records into ${app.media.recordingDir}`);
+
+  const service = createRecordingsService({
+    repo: createRecordingsRepository(app.db.db),
+    media: app.media,
+    admitted: (actor) => app.rooms.admitted(actor),
+    room: (roomId) => app.rooms.room(roomId),
+    publish: (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
+    enqueue: (recordingId) => app.jobs.enqueue(RECORDING_QUEUE, [{ recordingId }]),
+    dir: cfg.dir,
+    tools,
+    missingTools: missing,
+    log,
+  });
+  app.decorate('recordings', service);
+
+  // One recording at a time per instance: ffmpeg takes a core or two while it encodes.
+  app.jobs.define<{ recordingId: string }>(
+    RECORDING_QUEUE,
+    { retryLimit: 1, retryDelay: app.config.jobs.retryDelaySeconds },
+    async (data, ctx) => service.process(data.recordingId, ctx.lastAttempt),
+  );
+  app.addHook('onReady', async () => {
+    await service.recover().catch((err: unknown) => log.error({ err }, 'could not recover recordings'));
+  });
+  app.addHook('preClose', async () => {
+    await service.stopAll().catch((err: unknown) => log.error({ err }, 'could not stop recordings'));
+  });
+}
+
+export default fp(recordingsPlugin, { name: 'recordings', dependencies: ['media', 'rooms', 'jobs'] });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    recordings: RecordingsService;
+  }
+}

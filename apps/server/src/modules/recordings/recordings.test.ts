@@ -1,0 +1,247 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RECORDING_TEXTS } from '@parley/protocol';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
+import { createMeeting } from '../../../test/meetings.js';
+import { enter, listen } from '../../../test/ws-client.js';
+import { meetings, recordings } from '../../db/schema/index.js';
+import { ffmpegArgs, participantOf, processRecording, readMjrHeader } from './process.js';
+
+const FIXTURES = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../test/fixtures/recording',
+);
+const tools = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
+const toolsInstalled = ['janus-pp-rec', 'ffprobe'].every(
+  (bin) => !spawnSync(bin, [bin === 'ffprobe' ? '-version' : '--help'], { stdio: 'ignore' }).error,
+);
+
+describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => {
+  // test/fixtures/recording: .mjr files Janus 1.1.2 wrote in e2e/tests/recording.spec.ts (the
+  // recording id replaced by `rec`): one person's audio (about 20 s), and a second person's
+  // first, short connection (audio and video) before a reload.
+  it('reads the header Janus wrote: kind, codec and the first packet’s time', async () => {
+    const video = readdirSync(FIXTURES).find((f) => f.endsWith('-video-1.mjr'))!;
+    const h = await readMjrHeader(tools, path.join(FIXTURES, video));
+    expect(h.kind).toBe('video');
+    expect(h.codec).toBe('vp8');
+    expect(h.firstPacketUs).toBeGreaterThan(1.7e15);
+    expect(participantOf(video)).toBe('b7b32816-57fa-43d1-8885-cdca35844795');
+  });
+
+  it('makes one file of the recorded length, with one audio and one video stream', async () => {
+    const audio = readdirSync(FIXTURES).find((f) => f.startsWith('rec-001-'))!;
+    const first = await readMjrHeader(tools, path.join(FIXTURES, audio));
+    const startedAt = new Date(first.firstPacketUs / 1000 - 300);
+    const endedAt = new Date(startedAt.getTime() + 8_000);
+    const outFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'parley-rec-test-')), 'out.mp4');
+    const result = await processRecording({
+      rawDir: FIXTURES,
+      name: 'rec',
+      outFile,
+      startedAt,
+      endedAt,
+      tools,
+    });
+    expect(result.streams).toEqual({ audio: 2, video: 1 });
+    expect(Math.abs(result.durationMs - 8_000)).toBeLessThan(400);
+    const probe = spawnSync(
+      'ffprobe',
+      ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', outFile],
+      { encoding: 'utf8' },
+    );
+    expect(probe.stdout.trim().split('\n').sort()).toEqual(['audio', 'video']);
+    // The fixtures stay (the job removes raw files only after a success of its own).
+    expect(readdirSync(FIXTURES)).toHaveLength(3);
+  }, 60_000);
+
+  it('fails with a reason when Janus wrote nothing for the recording', async () => {
+    const outFile = path.join(os.tmpdir(), 'parley-never.mp4');
+    await expect(
+      processRecording({
+        rawDir: FIXTURES,
+        name: 'no-such-recording',
+        outFile,
+        startedAt: new Date(),
+        endedAt: new Date(Date.now() + 1000),
+        tools,
+      }),
+    ).rejects.toThrow('Janus wrote no media');
+  });
+});
+
+describe('the mix ffmpeg is asked for', () => {
+  const at = (participant: string, kind: 'audio' | 'video', offsetMs: number) => ({
+    file: `${participant}-${kind}-${offsetMs}`,
+    kind,
+    participant,
+    offsetMs,
+  });
+
+  it('delays each voice to its start, mixes them, and keeps one grid cell per person', () => {
+    const args = ffmpegArgs(
+      [
+        at('ann', 'audio', 0),
+        at('bob', 'audio', 1500),
+        at('ann', 'video', 20),
+        at('bob', 'video', 1600),
+        at('bob', 'video', 9000),
+      ],
+      12_000,
+      'out.mp4',
+    );
+    const graph = args[args.indexOf('-filter_complex') + 1]!;
+    expect(graph).toContain('adelay=1500:all=1');
+    expect(graph).toContain('amix=inputs=2');
+    // Bob's second connection (a reload) lands in his own cell at 9 s: two cells, not three.
+    expect(graph).toContain('xstack=inputs=2');
+    expect(graph).toContain('setpts=PTS-STARTPTS+9.000/TB');
+    expect(args[args.indexOf('-t') + 1]).toBe('12.000');
+  });
+
+  it('gives a recording without cameras a black picture, and without voices silence', () => {
+    const graph = (a: string[]) => a[a.indexOf('-filter_complex') + 1]!;
+    expect(graph(ffmpegArgs([at('ann', 'audio', 0)], 5000, 'o.mp4'))).toContain('color=c=black');
+    expect(graph(ffmpegArgs([at('ann', 'video', 0)], 5000, 'o.mp4'))).toContain('anullsrc');
+  });
+});
+
+describe('recordings for the host', () => {
+  let t: TestContext;
+  let ws: string;
+  let owner: { cookie: string; userId: string };
+  let stranger: { cookie: string; userId: string };
+  let meetingRow: { id: string; meetingId: string };
+  let ready: string;
+  let processing: string;
+
+  async function insertRecording(meetingId: string, status: 'ready' | 'processing') {
+    const [row] = await t.db.db
+      .insert(recordings)
+      .values({ meetingId, startedBy: 'host', startedAt: new Date('2025-03-04T10:05:00Z'), status })
+      .returning();
+    if (status === 'ready') {
+      const rel = path.join(meetingId, `${row!.id}.mp4`);
+      mkdirSync(path.join(t.config.recordings.dir, meetingId), { recursive: true });
+      writeFileSync(path.join(t.config.recordings.dir, rel), Buffer.alloc(2048, 7));
+      await t.db.db
+        .update(recordings)
+        .set({ filePath: rel, size: 2048, durationMs: 61_000, endedAt: new Date('2025-03-04T10:06:01Z') })
+        .where(eq(recordings.id, row!.id));
+    }
+    return row!.id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ws = (await listen(t)).ws;
+    owner = await signIn(t, { email: 'rec-owner@example.com', firstName: 'Rita' });
+    stranger = await signIn(t, { email: 'rec-stranger@example.com', firstName: 'Sam' });
+    meetingRow = await createMeeting(t, { hostId: owner.userId, title: 'Weekly sync' });
+    ready = await insertRecording(meetingRow.id, 'ready');
+    processing = await insertRecording(meetingRow.id, 'processing');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const get = (url: string, cookie?: string) =>
+    t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+  it('lists the host’s own recordings with their state, and nobody else’s', async () => {
+    const mine = await get('/api/recordings', owner.cookie);
+    expect(mine.statusCode).toBe(200);
+    const list =
+      mine.json<
+        { id: string; status: string; downloadUrl: string | null; durationSeconds: number | null }[]
+      >();
+    expect(list.map((r) => r.status).sort()).toEqual(['processing', 'ready']);
+    expect(list.find((r) => r.id === ready)).toMatchObject({
+      meetingId: meetingRow.meetingId,
+      meetingTitle: 'Weekly sync',
+      durationSeconds: 61,
+      size: 2048,
+      downloadUrl: `/api/recordings/${ready}/download`,
+    });
+    expect(list.find((r) => r.id === processing)?.downloadUrl).toBeNull();
+    expect((await get('/api/recordings', stranger.cookie)).json()).toEqual([]);
+    expect((await get('/api/recordings')).statusCode).toBe(401);
+  });
+
+  it('streams the file to its host as an MP4 attachment with a readable name', async () => {
+    const res = await get(`/api/recordings/${ready}/download`, owner.cookie);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('video/mp4');
+    expect(res.headers['content-disposition']).toContain(
+      `parley-recording-${meetingRow.meetingId}-2025-03-04-1005.mp4`,
+    );
+    expect(res.rawPayload.length).toBe(2048);
+  });
+
+  it('answers 4xx, never 500: unknown, malformed, someone else’s, not ready, signed out', async () => {
+    expect((await get(`/api/recordings/${crypto.randomUUID()}/download`, owner.cookie)).statusCode).toBe(404);
+    expect((await get('/api/recordings/not-an-id/download', owner.cookie)).statusCode).toBe(400);
+    const theirs = await get(`/api/recordings/${ready}/download`, stranger.cookie);
+    expect(theirs.statusCode).toBe(403);
+    expect(theirs.json<{ message: string }>().message).toMatch(/host/);
+    const notYet = await get(`/api/recordings/${processing}/download`, owner.cookie);
+    expect(notYet.statusCode).toBe(409);
+    expect(notYet.json<{ message: string }>().message).toBe('The recording is still being processed');
+    expect((await get(`/api/recordings/${ready}/download`)).statusCode).toBe(401);
+  });
+
+  it('in the room: a non-host is refused, and without Janus the host is told why', async () => {
+    const room = await createMeeting(t, { hostId: owner.userId });
+    const host = await enter(t, ws, room.meetingId, { name: 'Rita', isHost: true, cookie: owner.cookie });
+    const guest = await enter(t, ws, room.meetingId, { name: 'Gabe' });
+    try {
+      // Everyone hears the room's recording state after `joined`.
+      const state = await guest.socket.next('recording_state');
+      expect(state.recording).toEqual({
+        active: false,
+        startedAt: null,
+        available: false,
+        unavailableReason: RECORDING_TEXTS.noSfu,
+      });
+      guest.socket.send({ type: 'set_recording', requestId: 'g1', on: true });
+      const refused = await guest.socket.next('error');
+      expect(refused).toMatchObject({
+        requestId: 'g1',
+        code: 'forbidden',
+        message: RECORDING_TEXTS.hostOnly,
+      });
+      host.socket.send({ type: 'set_recording', requestId: 'h1', on: true });
+      const noSfu = await host.socket.next('error');
+      expect(noSfu).toMatchObject({ requestId: 'h1', code: 'forbidden', message: RECORDING_TEXTS.noSfu });
+      host.socket.send({ type: 'set_recording', requestId: 'h2', on: 'yes' });
+      expect(await host.socket.next('error')).toMatchObject({ code: 'bad_message' });
+    } finally {
+      host.socket.close();
+      guest.socket.close();
+    }
+  });
+
+  it('retention deletes rows and files 30 days after the meeting, unless the host saved it', async () => {
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const gone = await createMeeting(t, { hostId: owner.userId, status: 'ended' });
+    const kept = await createMeeting(t, { hostId: owner.userId, status: 'ended' });
+    const goneRec = await insertRecording(gone.id, 'ready');
+    const keptRec = await insertRecording(kept.id, 'ready');
+    await t.db.db.update(meetings).set({ updatedAt: old }).where(eq(meetings.id, gone.id));
+    await t.db.db.update(meetings).set({ updatedAt: old, keepContent: true }).where(eq(meetings.id, kept.id));
+    const goneFile = path.join(t.config.recordings.dir, gone.id, `${goneRec}.mp4`);
+    expect(existsSync(goneFile)).toBe(true);
+
+    const run = await t.app.retention.runOnce(new Date());
+    expect(run.recordings).toMatchObject({ meetings: 1, items: 1, failed: 0 });
+    expect(existsSync(goneFile)).toBe(false);
+    expect(await t.db.db.select().from(recordings).where(eq(recordings.id, goneRec))).toEqual([]);
+    expect(existsSync(path.join(t.config.recordings.dir, kept.id, `${keptRec}.mp4`))).toBe(true);
+    expect((await get(`/api/recordings/${keptRec}/download`, owner.cookie)).statusCode).toBe(200);
+  });
+});
