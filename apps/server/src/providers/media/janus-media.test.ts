@@ -273,4 +273,19 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     expect(subQuiet.receiving('audio')).not.toContain(quiet);
     expect(subQuiet.receiving('audio')).toHaveLength(n);
   });
+
+  it('tries a failed subscription update again, so a newcomer is not missed for good', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    expect(subA.receiving('video')).toEqual(['b']);
+    // Janus refuses the next update once (as while a renegotiation of its own is under way).
+    subA.update.mockRejectedValueOnce(new Error('renegotiation in progress'));
+    await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+    janus.publishers.get('c')!.emit('handle_webrtcup');
+    await settle();
+    expect(subA.receiving('video')).toEqual(['b']);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(subA.receiving('video')).toEqual(['b', 'c']);
+    expect(subA.receiving('audio')).toEqual(['b', 'c']);
+  });
 });

@@ -17,6 +17,9 @@ import type {
 
 /** ICE candidates kept for a handle not made yet (a browser gathers a few dozen at most). */
 const MAX_EARLY_CANDIDATES = 64;
+/** A failed subscription update is tried again this much later, this many times in a row at most. */
+const SYNC_RETRY_MS = 1000;
+const SYNC_RETRIES = 3;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
@@ -51,6 +54,8 @@ interface Member {
   /** The simulcast layer asked of Janus for each subscription video stream (`mid feed`). */
   layers: Map<string, SfuLayer>;
   wantsSubscription: boolean;
+  /** Subscription updates that failed in a row (each is tried again, SYNC_RETRIES at most). */
+  failedSyncs: number;
   /** Subscriber negotiations run one at a time. */
   queue: Promise<void>;
   answerWaiter: { resolve(a: Jsep): void; reject(e: Error): void } | null;
@@ -204,6 +209,7 @@ export class JanusMedia implements MediaProvider {
         view: null,
         layers: new Map(),
         wantsSubscription: false,
+        failedSyncs: 0,
         queue: Promise.resolve(),
         answerWaiter: null,
         early: { publisher: [], subscriber: [] },
@@ -292,8 +298,22 @@ export class JanusMedia implements MediaProvider {
   /** Brings the participant's subscription up to the room's feeds (queued, one at a time). */
   private sync(room: Room, me: Member): void {
     me.queue = me.queue
-      .then(() => this.syncNow(room, me))
-      .catch((err: unknown) => this.log.warn({ err, participantId: me.id }, 'sfu subscription failed'));
+      .then(async () => {
+        await this.syncNow(room, me);
+        me.failedSyncs = 0;
+      })
+      .catch((err: unknown) => {
+        // Nothing else would bring this subscription up to the room again until the room changes:
+        // it is tried again shortly (a renegotiation Janus started by itself may have been in the
+        // way), a few times.
+        me.failedSyncs += 1;
+        const again =
+          me.failedSyncs <= SYNC_RETRIES &&
+          this.rooms.get(room.id) === room &&
+          room.members.get(me.id) === me;
+        this.log.warn({ err, participantId: me.id, again }, 'sfu subscription failed');
+        if (again) setTimeout(() => this.sync(room, me), SYNC_RETRY_MS).unref();
+      });
   }
 
   /**
