@@ -73,13 +73,18 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * order, so the words are those of a real-time stream); the overload guard that skips audio more
  * than 30 s behind is therefore lifted here, and everything else is the server's default.
  * A variant may set the piece fed per decoder call with a `frameMs=N` word, and the handling of
- * band-limited speech with `bandwidth=off|auto|extend` (the server's setting otherwise).
+ * band-limited speech with `bandwidth=off|auto|extend` (the server's setting otherwise), and
+ * the model folder with `modelDir=…` (pocketsphinx 0.8 lets the model's feat.params override
+ * front-end arguments such as -upperf, so a front end is tried through a copy of the model with
+ * its feat.params edited).
  */
 function makeStt(decoderArgs: string[] = extraArgs): PocketsphinxSpeechToText {
   const frame = decoderArgs.find((a) => a.startsWith('frameMs='));
   const band = decoderArgs.find((a) => a.startsWith('bandwidth='));
+  const model = decoderArgs.find((a) => a.startsWith('modelDir='));
   return new PocketsphinxSpeechToText({
-    extraArgs: decoderArgs.filter((a) => a !== frame && a !== band),
+    extraArgs: decoderArgs.filter((a) => a !== frame && a !== band && a !== model),
+    ...(model ? { modelDir: model.slice('modelDir='.length) } : {}),
     frameMs: frame ? Number(frame.slice('frameMs='.length)) : frameMs,
     ...(band ? { bandwidth: band.slice('bandwidth='.length) as 'off' | 'auto' | 'extend' } : {}),
     maxBacklogMs: Infinity,

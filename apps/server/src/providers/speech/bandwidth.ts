@@ -75,7 +75,7 @@ export interface BandwidthOptions {
   floorRms: number;
 }
 
-export const DEFAULT_BANDWIDTH: BandwidthOptions = { thresholdDb: -35, decideAfterMs: 1_000, floorRms: 100 };
+export const DEFAULT_BANDWIDTH: BandwidthOptions = { thresholdDb: -50, decideAfterMs: 1_000, floorRms: 100 };
 
 export type Band = 'unknown' | 'wide' | 'narrow';
 
