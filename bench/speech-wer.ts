@@ -62,7 +62,9 @@ const variantsOnly = process.env.BENCH_SPEECH_VARIANTS_ONLY === '1';
 const variantsNoisy = process.env.BENCH_SPEECH_NOISY !== '0';
 /** BENCH_SPEECH_VOICES="kal slt": only these flite voices in the variants-only run (exploring). */
 const voiceFilter = (process.env.BENCH_SPEECH_VOICES ?? '').split(/\s+/).filter(Boolean);
-const fliteVoices = VOICES.filter((v) => v.engine === 'flite' && (!voiceFilter.length || voiceFilter.includes(v.name)));
+const fliteVoices = VOICES.filter(
+  (v) => v.engine === 'flite' && (!voiceFilter.length || voiceFilter.includes(v.name)),
+);
 /** The split's sentences: even positions are `tune`, odd ones `held-out`. */
 const inSplit = (_: string, i: number) => split === 'all' || (i % 2 === 0) === (split === 'tune');
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;

@@ -29,7 +29,8 @@ function powerAt(samples: Int16Array | Float64Array, freq: number): number {
 /** Feeds `samples` in 20 ms pieces; returns the band after each piece. */
 function feed(detector: BandwidthDetector, samples: Int16Array) {
   const bands = [];
-  for (let at = 0; at < samples.length; at += 320) bands.push(detector.update(samples.subarray(at, at + 320)));
+  for (let at = 0; at < samples.length; at += 320)
+    bands.push(detector.update(samples.subarray(at, at + 320)));
   return bands;
 }
 
@@ -49,14 +50,34 @@ describe('highPass', () => {
 describe('BandwidthDetector', () => {
   it('calls speech with energy above 4.5 kHz wide, once it has heard a second of it', () => {
     const detector = new BandwidthDetector();
-    const bands = feed(detector, tones([[500, 8_000], [1_500, 4_000], [6_000, 1_000]], 1_500));
+    const bands = feed(
+      detector,
+      tones(
+        [
+          [500, 8_000],
+          [1_500, 4_000],
+          [6_000, 1_000],
+        ],
+        1_500,
+      ),
+    );
     expect(bands[10]).toBe('unknown');
     expect(bands.at(-1)).toBe('wide');
   });
 
   it('calls speech with nothing above 4 kHz narrow', () => {
     const detector = new BandwidthDetector();
-    feed(detector, tones([[500, 8_000], [1_500, 4_000], [3_200, 2_000]], 1_500));
+    feed(
+      detector,
+      tones(
+        [
+          [500, 8_000],
+          [1_500, 4_000],
+          [3_200, 2_000],
+        ],
+        1_500,
+      ),
+    );
     expect(detector.band).toBe('narrow');
     expect(detector.highBandDb).toBeLessThan(-50);
   });
@@ -90,7 +111,13 @@ describe('BandwidthExtender', () => {
   });
 
   it('carries its filters across pieces: two halves give what the whole gives', () => {
-    const input = tones([[2_500, 6_000], [3_500, 3_000]], 100);
+    const input = tones(
+      [
+        [2_500, 6_000],
+        [3_500, 3_000],
+      ],
+      100,
+    );
     const whole = new BandwidthExtender().process(input);
     const split = new BandwidthExtender();
     const half = input.length / 2;
