@@ -32,7 +32,11 @@ export interface PocketsphinxOptions {
   maxUtteranceMs?: number;
   /** Audio per decoder call; the speech/silence state is read after each. */
   frameMs?: number;
-  /** Band-limited speech: regenerate its top band when detected (`auto`), always, or never. */
+  /**
+   * Band-limited speech (8 kHz somewhere on its way: nothing above 4 kHz) gets its top band
+   * regenerated before decoding when a stream's spectrum says so (`auto`, the default), always
+   * (`extend`) or never (`off`). See bandwidth.ts; measured in bench/speech-wer.ts.
+   */
   bandwidth?: BandwidthMode;
   /** Extra pocketsphinx arguments as name/value pairs, e.g. ['-vad_threshold', '2.5']. */
   extraArgs?: string[];
@@ -72,7 +76,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
         extraArgs: options.extraArgs ?? [],
         frameMs: options.frameMs ?? 20,
         maxUtteranceMs: options.maxUtteranceMs ?? 15_000,
-        bandwidth: options.bandwidth ?? 'off',
+        bandwidth: options.bandwidth ?? 'auto',
       },
       maxDecoders: this.maxStreams,
       maxIdle: options.maxIdle ?? 2,
