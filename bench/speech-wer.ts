@@ -20,7 +20,7 @@
  * 3rd, …), =held-out those at odd positions; decoder settings are chosen on `tune` and judged on
  * `held-out` (the default, `all`, keeps the figures comparable with earlier runs).
  * BENCH_SPEECH_VARIANTS_ONLY=1 runs only the variants (clean flite live path, and noisy unless
- * BENCH_SPEECH_NOISY=0), for tuning, into bench/results/${BENCH_RESULT_NAME:-speech-wer-tuning}.json.
+ * BENCH_SPEECH_NOISY=0), for tuning (BENCH_SPEECH_VOICES="kal" keeps only those flite voices), into bench/results/${BENCH_RESULT_NAME:-speech-wer-tuning}.json.
  * Writes bench/results/${BENCH_RESULT_NAME:-speech-wer}.json.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -60,6 +60,11 @@ const split = process.env.BENCH_SPEECH_SPLIT ?? 'all';
 if (!['all', 'tune', 'held-out'].includes(split)) throw new Error(`BENCH_SPEECH_SPLIT=${split}?`);
 const variantsOnly = process.env.BENCH_SPEECH_VARIANTS_ONLY === '1';
 const variantsNoisy = process.env.BENCH_SPEECH_NOISY !== '0';
+/** BENCH_SPEECH_VOICES="kal slt": only these flite voices in the variants-only run (exploring). */
+const voiceFilter = (process.env.BENCH_SPEECH_VOICES ?? '').split(/\s+/).filter(Boolean);
+const fliteVoices = VOICES.filter(
+  (v) => v.engine === 'flite' && (!voiceFilter.length || voiceFilter.includes(v.name)),
+);
 /** The split's sentences: even positions are `tune`, odd ones `held-out`. */
 const inSplit = (_: string, i: number) => split === 'all' || (i % 2 === 0) === (split === 'tune');
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
@@ -69,13 +74,21 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The bench writes audio faster than real time (the decoder sees the same samples in the same
  * order, so the words are those of a real-time stream); the overload guard that skips audio more
  * than 30 s behind is therefore lifted here, and everything else is the server's default.
- * A variant may set the piece fed per decoder call with a `frameMs=N` word.
+ * A variant may set the piece fed per decoder call with a `frameMs=N` word, and the handling of
+ * band-limited speech with `bandwidth=off|auto|extend` (the server's setting otherwise), and
+ * the model folder with `modelDir=…` (pocketsphinx 0.8 lets the model's feat.params override
+ * front-end arguments such as -upperf, so a front end is tried through a copy of the model with
+ * its feat.params edited).
  */
 function makeStt(decoderArgs: string[] = extraArgs): PocketsphinxSpeechToText {
   const frame = decoderArgs.find((a) => a.startsWith('frameMs='));
+  const band = decoderArgs.find((a) => a.startsWith('bandwidth='));
+  const model = decoderArgs.find((a) => a.startsWith('modelDir='));
   return new PocketsphinxSpeechToText({
-    extraArgs: decoderArgs.filter((a) => a !== frame),
+    extraArgs: decoderArgs.filter((a) => a !== frame && a !== band && a !== model),
+    ...(model ? { modelDir: model.slice('modelDir='.length) } : {}),
     frameMs: frame ? Number(frame.slice('frameMs='.length)) : frameMs,
+    ...(band ? { bandwidth: band.slice('bandwidth='.length) as 'off' | 'auto' | 'extend' } : {}),
     maxBacklogMs: Infinity,
     maxStreams: 2,
   });
@@ -141,7 +154,7 @@ async function fliteLive(
   noiseDbfs?: number,
 ): Promise<FliteLive> {
   const perVoice: Record<string, LiveFigures> = {};
-  for (const voice of VOICES.filter((v) => v.engine === 'flite')) {
+  for (const voice of VOICES.filter((v) => v.engine === 'flite' && itemsByVoice.has(v.id))) {
     perVoice[voice.id] = await livePath(stt, itemsByVoice.get(voice.id)!, { noiseDbfs });
   }
   const parts = Object.values(perVoice);
@@ -172,8 +185,7 @@ async function main(): Promise<void> {
     );
     if (variantsOnly) {
       const flite = new Map<string, Item[]>();
-      for (const voice of VOICES.filter((v) => v.engine === 'flite'))
-        flite.set(voice.id, voiceItems(voice, sentences, dir));
+      for (const voice of fliteVoices) flite.set(voice.id, voiceItems(voice, sentences, dir));
       const tried: Record<string, unknown> = {};
       for (const variant of variants) {
         const vstt = makeStt(args(variant));
@@ -191,7 +203,11 @@ async function main(): Promise<void> {
         runs: 1,
         split,
         sentences: sentences.length,
-        note: 'decoder settings tried on the flite voices live path of one split only (tuning); not the target figure',
+        note:
+          split === 'tune'
+            ? 'decoder settings tried on the flite voices live path of the tuning split; not the target figure'
+            : `decoder settings judged on the flite voices live path of the ${split} split; not the target figure`,
+        ...(voiceFilter ? { voices: fliteVoices.map((v) => v.id) } : {}),
         variants: tried,
       });
       console.log(`wrote ${file}`);

@@ -1,6 +1,6 @@
 import { decodeToPcm } from './ffmpeg.js';
 import { type DecoderWorker, DecoderPool } from './pocketsphinx-pool.js';
-import { SAMPLE_RATE } from './sphinx-decoder.js';
+import { type BandwidthMode, SAMPLE_RATE } from './sphinx-decoder.js';
 import {
   type SpeechStream,
   type SpeechStreamOptions,
@@ -32,6 +32,12 @@ export interface PocketsphinxOptions {
   maxUtteranceMs?: number;
   /** Audio per decoder call; the speech/silence state is read after each. */
   frameMs?: number;
+  /**
+   * Band-limited speech (8 kHz somewhere on its way: nothing above 4 kHz) gets its top band
+   * regenerated before decoding when a stream's spectrum says so (`auto`, the default), always
+   * (`extend`) or never (`off`). See bandwidth.ts; measured in bench/speech-wer.ts.
+   */
+  bandwidth?: BandwidthMode;
   /** Extra pocketsphinx arguments as name/value pairs, e.g. ['-vad_threshold', '2.5']. */
   extraArgs?: string[];
   /**
@@ -70,6 +76,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
         extraArgs: options.extraArgs ?? [],
         frameMs: options.frameMs ?? 20,
         maxUtteranceMs: options.maxUtteranceMs ?? 15_000,
+        bandwidth: options.bandwidth ?? 'auto',
       },
       maxDecoders: this.maxStreams,
       maxIdle: options.maxIdle ?? 2,

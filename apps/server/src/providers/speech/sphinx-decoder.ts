@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type Band, BandwidthDetector, BandwidthExtender } from './bandwidth.js';
 import type { ConfigHandle, DecoderHandle, SphinxApi } from './sphinx-binding.js';
 
 /**
@@ -16,7 +17,15 @@ export interface DecoderSettings {
   frameMs: number;
   /** An utterance longer than this is ended even while speech goes on. */
   maxUtteranceMs: number;
+  /**
+   * Band-limited speech (nothing above 4 kHz) gets its top band regenerated before decoding
+   * (bandwidth.ts): `auto` when the stream's spectrum says it is band-limited, `extend` always,
+   * `off` never. Default `off`.
+   */
+  bandwidth?: BandwidthMode;
 }
+
+export type BandwidthMode = 'off' | 'auto' | 'extend';
 
 export interface DecodedUtterance {
   text: string;
@@ -63,6 +72,7 @@ export class SphinxDecoder {
   private readonly config: ConfigHandle;
   private readonly decoder: DecoderHandle;
   private readonly frameSamples: number;
+  private mode: BandwidthMode;
   /** How far before the moment speech is detected the utterance's audio begins. */
   readonly prespeechMs: number;
   /** How much silence after speech the detector waits before it says speech stopped. */
@@ -77,6 +87,8 @@ export class SphinxDecoder {
   private lastEndMs = 0;
   private energySum = 0;
   private energyPieces = 0;
+  private readonly detector = new BandwidthDetector();
+  private readonly extender = new BandwidthExtender();
 
   constructor(
     private readonly api: SphinxApi,
@@ -92,6 +104,7 @@ export class SphinxDecoder {
     this.config = config;
     this.decoder = decoder;
     this.frameSamples = Math.max(160, Math.round((settings.frameMs * SAMPLE_RATE) / 1000));
+    this.mode = settings.bandwidth ?? 'off';
     this.prespeechMs = api.configInt(config, '-vad_prespeech') * VAD_FRAME_MS;
     this.postspeechMs = api.configInt(config, '-vad_postspeech') * VAD_FRAME_MS;
   }
@@ -101,6 +114,8 @@ export class SphinxDecoder {
     this.closeUtt();
     this.fed = 0;
     this.lastEndMs = 0;
+    this.detector.reset();
+    this.extender.reset();
     this.openUtt();
   }
 
@@ -108,7 +123,7 @@ export class SphinxDecoder {
     if (!this.uttOpen) this.openUtt();
     for (let at = 0; at < samples.length; at += this.frameSamples) {
       const piece = samples.subarray(at, at + this.frameSamples);
-      this.api.processRaw(this.decoder, piece, false);
+      this.api.processRaw(this.decoder, this.widen(piece), false);
       this.fed += piece.length;
       const nowMs = samplesToMs(this.fed);
       const inSpeech = this.api.inSpeech(this.decoder);
@@ -151,6 +166,27 @@ export class SphinxDecoder {
    */
   decodeClip(samples: Int16Array): string {
     this.closeUtt();
+    this.detector.reset();
+    this.extender.reset();
+    if (this.mode === 'auto') this.detector.update(samples);
+    samples = this.widen(samples, false);
+    this.extender.reset();
+    const mode = this.mode;
+    // Decided on the whole clip above; the stream path below must not decide again.
+    this.mode = 'off';
+    try {
+      return this.decodeWhole(samples);
+    } finally {
+      this.mode = mode;
+    }
+  }
+
+  /** The band of the stream (or the last clip) as the detector sees it now. */
+  get band(): Band {
+    return this.detector.band;
+  }
+
+  private decodeWhole(samples: Int16Array): string {
     if (samplesToMs(samples.length) <= this.settings.maxUtteranceMs) {
       this.api.startUtt(this.decoder);
       this.api.processRaw(this.decoder, samples, true);
@@ -169,6 +205,16 @@ export class SphinxDecoder {
     this.closeUtt();
     this.api.freeDecoder(this.decoder);
     this.api.freeConfig(this.config);
+  }
+
+  /**
+   * The piece as the decoder should hear it: with its top band regenerated when the stream is
+   * band-limited (`auto`, once the detector knows) or always (`extend`).
+   */
+  private widen(piece: Int16Array, detect = true): Int16Array {
+    if (this.mode === 'off') return piece;
+    const band = detect && this.mode === 'auto' ? this.detector.update(piece) : this.detector.band;
+    return this.mode === 'extend' || band === 'narrow' ? this.extender.process(piece) : piece;
   }
 
   /** Past the length limit, or near it at a pause (a piece much quieter than the utterance). */
