@@ -13,6 +13,9 @@ export class Participant {
   joinedAt = 0;
   ws!: WebSocket;
   onMessage: (m: ServerMessage, at: number) => void = () => undefined;
+  /** The close code and reason of the socket, once closed (and the last error message). */
+  closed: { code: number; reason: string } | null = null;
+  error: string | null = null;
 
   async join(base: string, meetingId: string, index: number): Promise<void> {
     const res = await fetch(`${base}/api/meetings/${meetingId}/join`, {
@@ -45,6 +48,10 @@ export class Participant {
       if (m.type === 'participant_joined') this.others.add(m.participant.id);
       if (m.type === 'participant_left') this.others.delete(m.participantId);
       this.onMessage(m, at);
+    });
+    this.ws.on('close', (code, reason) => (this.closed = { code, reason: String(reason) }));
+    this.ws.on('message', (data) => {
+      if (String(data).startsWith('{"type":"error"')) this.error = String(data).slice(0, 200);
     });
     await new Promise<void>((resolve, reject) => {
       this.ws.once('open', () => resolve());

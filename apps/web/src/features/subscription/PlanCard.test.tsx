@@ -53,7 +53,7 @@ describe('PlanCard', () => {
     expect(within(screen.getByTestId('plan-card')).getAllByRole('listitem')).toHaveLength(PLAN_LINES.length);
     for (const [text, needs] of PLAN_LINES) expect(soonOn(line(text)), text).toBe(needs.length > 0);
     expect(line('Up to 100 participants')).toHaveTextContent(
-      'Meetings are peer-to-peer today, best for small groups.',
+      'Meetings of three or more already run through our video server; larger meetings are still being tested.',
     );
   });
 
@@ -83,6 +83,6 @@ describe('PlanCard', () => {
     render(<PlanCard />);
     expect(screen.queryAllByText(SOON)).toEqual([]);
     expect(screen.queryByTestId('ai-in-development')).toBeNull();
-    expect(screen.queryByText('Meetings are peer-to-peer today, best for small groups.')).toBeNull();
+    expect(screen.queryByText('Meetings of three or more already run through our video server; larger meetings are still being tested.')).toBeNull();
   });
 });
