@@ -83,6 +83,10 @@ describe('PlanCard', () => {
     render(<PlanCard />);
     expect(screen.queryAllByText(SOON)).toEqual([]);
     expect(screen.queryByTestId('ai-in-development')).toBeNull();
-    expect(screen.queryByText('Meetings of three or more already run through our video server; larger meetings are still being tested.')).toBeNull();
+    expect(
+      screen.queryByText(
+        'Meetings of three or more already run through our video server; larger meetings are still being tested.',
+      ),
+    ).toBeNull();
   });
 });

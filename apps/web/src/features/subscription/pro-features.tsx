@@ -20,7 +20,8 @@ export const PRO_FEATURES: readonly ProFeature[] = [
   {
     text: `Up to ${PRO_PLAN.marketingMaxParticipants} participants`,
     feature: 'largeMeetings',
-    meanwhile: 'Meetings of three or more already run through our video server; larger meetings are still being tested.',
+    meanwhile:
+      'Meetings of three or more already run through our video server; larger meetings are still being tested.',
   },
   { text: 'PDF export and meeting analytics', feature: ['pdfExport', 'analytics'] },
 ];
