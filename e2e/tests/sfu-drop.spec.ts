@@ -138,6 +138,23 @@ describe.skipIf(!installed)('a network drop on the SFU', () => {
     await rita.joinFromDialog('Rita');
     await expectMediaFrom(host, [{ name: 'Gus' }, { name: 'Rita' }]);
     await expectMediaFrom(rita, [{ name: 'Hana' }, { name: 'Gus' }]);
+    // Her arrival moved the room to the SFU (she bridged on the mesh meanwhile): everyone on the
+    // SFU alone before the drop, so that what comes back is the SFU path.
+    for (const page of pages) {
+      await eventually(
+        () =>
+          page.evaluate(() => {
+            const sfu = window.__parley?.sfu?.();
+            return {
+              publisher: sfu?.publisher?.connectionState ?? null,
+              subscriber: sfu?.subscriber?.connectionState ?? null,
+              mesh: window.__parley?.peerConnections().length ?? -1,
+            };
+          }),
+        (v) => v.publisher === 'connected' && v.subscriber === 'connected' && v.mesh === 0,
+        20_000,
+      );
+    }
     // Rita's media to and from the SFU goes through coturn only: pausing it cuts her off.
     await expect(sfuLocalCandidates(pages[2]!)).resolves.toEqual(['relay', 'relay']);
     const ritaId = (await rita.selfId())!;
