@@ -40,8 +40,8 @@ export async function startTurn(secret: string, address = '127.0.0.1'): Promise<
       `--listening-ip=${address}`,
       `--relay-ip=${address}`,
       `--listening-port=${port}`,
-      // One relay port per allocation: every relay-only connection of a page takes one (spares
-      // and candidate pools too); 40 ran out once a newcomer bridged on the mesh as well.
+      // One relay port per allocation: every connection of a page given TURN servers takes one
+      // (spares and candidate pools too); 40 ran out for 3 pages once a newcomer bridged as well.
       '--min-port=49160',
       '--max-port=49400',
       '--use-auth-secret',
