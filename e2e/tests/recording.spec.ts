@@ -72,36 +72,14 @@ function ffprobe(file: string): Probe {
 
 /** Mean luma of the file's frame at `t` s (0 black … 255 white): the grid is not just black. */
 function meanLuma(file: string, t: number): number {
-  // The frame itself too, to look at beside the screenshots.
-  spawnSync('ffmpeg', [
-    '-v',
-    'error',
-    '-y',
-    '-ss',
-    String(t),
-    '-i',
-    file,
-    '-frames:v',
-    '1',
-    path.join(screenshotDir, 'recording-frame.png'),
-  ]);
+  // The frame at t as a picture (also to look at beside the screenshots), measured from that
+  // picture: ffmpeg's accurate seek trims after the filters, so signalstats on the video itself
+  // measures the keyframe before t first (a black grid when it is the recording's first frame).
+  const frame = path.join(screenshotDir, 'recording-frame.png');
+  spawnSync('ffmpeg', ['-v', 'error', '-y', '-ss', String(t), '-i', file, '-frames:v', '1', frame]);
   const r = spawnSync(
     'ffmpeg',
-    [
-      '-v',
-      'error',
-      '-ss',
-      String(t),
-      '-i',
-      file,
-      '-frames:v',
-      '1',
-      '-vf',
-      'signalstats,metadata=mode=print:file=-',
-      '-f',
-      'null',
-      '-',
-    ],
+    ['-v', 'error', '-i', frame, '-vf', 'signalstats,metadata=mode=print:file=-', '-f', 'null', '-'],
     { encoding: 'utf8' },
   );
   const m = /lavfi\.signalstats\.YAVG=([\d.]+)/.exec(`${r.stdout}${r.stderr}`);
@@ -258,7 +236,9 @@ describe.skipIf(!installed)('recording a meeting through Janus', () => {
     expect(audio).toHaveLength(1);
     expect(video).toHaveLength(1);
     // The grid shows the cameras (the fake camera's pattern), not a black frame.
-    expect(luma).toBeGreaterThan(18); // pure black is 16 (limited range)
+    // Pure black is 16 (limited range); one camera cell of the four (the fake camera is green,
+    // about 80) already lifts the mean over 30; measured 74.8 with three.
+    expect(luma).toBeGreaterThan(30);
     for (const e of errors) expect(e).toEqual([]);
   }, 180_000);
 });
