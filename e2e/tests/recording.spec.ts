@@ -2,46 +2,29 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MyMeetingsPage } from '../pages/MyMeetings.js';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage } from '../pages/RoomPage.js';
 import {
   VIEWPORTS,
+  cameraContext,
   launchBrowser,
-  newContext,
   screenshot,
   screenshotDir,
   watchErrors,
 } from '../support/browser.js';
 import { expectMediaFrom } from '../support/media-check.js';
 import { eventually } from '../support/poll.js';
-import { startServer, type RunningServer } from '../support/server.js';
+import { janusInstalled, startServer, type RunningServer } from '../support/server.js';
 
 const has = (bin: string, args: string[]) => !spawnSync(bin, args, { stdio: 'ignore' }).error;
-const janus = spawnSync('janus', ['--version'], { encoding: 'utf8' });
-const installed =
-  !janus.error &&
-  /Janus version/.test(`${janus.stdout}${janus.stderr}`) &&
-  has('janus-pp-rec', ['--help']) &&
-  has('ffprobe', ['-version']);
+const installed = janusInstalled() && has('janus-pp-rec', ['--help']) && has('ffprobe', ['-version']);
 if (!installed)
   console.warn(
     'SKIPPED recording.spec.ts: janus, janus-tools or ffmpeg is not installed (scripts/install-system-deps.sh)',
   );
-
-/** Small cameras, as in sfu.spec.ts: three pages through Janus on 2 cores. */
-async function smallCameraContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
-  const ctx = await newContext(browser, baseURL, VIEWPORTS.desktop);
-  await ctx.addInitScript(() => {
-    const md = navigator.mediaDevices;
-    const original = md.getUserMedia.bind(md);
-    md.getUserMedia = (c?: MediaStreamConstraints) =>
-      original(c?.video ? { ...c, video: { width: 320, height: 240, frameRate: 15 } } : c);
-  });
-  return ctx;
-}
 
 /** The page's SFU publisher state (null: it publishes nowhere, i.e. peer-to-peer). */
 const publisherState = (page: Page) =>
@@ -106,7 +89,7 @@ describe.skipIf(!installed)('recording a meeting through Janus', () => {
     });
     browser = await launchBrowser();
     for (let i = 0; i < 3; i++) {
-      const page = await (await smallCameraContext(browser, server.url)).newPage();
+      const page = await (await cameraContext(browser, server.url)).newPage();
       errors.push(watchErrors(page));
       pages.push(page);
     }
