@@ -9,7 +9,7 @@ bash scripts/install-system-deps.sh || exit 1
 npm run build || { echo "0 passed, 1 failed"; exit 1; }
 
 rm -rf test-results && mkdir -p test-results
-npx vitest run --project protocol --project scripts --project 'server*' --project web \
+npx vitest run --project protocol --project scripts --project 'server*' --project 'web*' \
   --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 unit_rc=$?
 bash scripts/run-e2e.sh
