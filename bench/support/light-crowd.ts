@@ -35,13 +35,13 @@ export interface PeerReport {
 
 export interface CrowdReport {
   peers: PeerReport[];
-  produced: LightMedia['produced'];
+  produced: LightMedia['produced'] | null;
   ffmpegPid: number | null;
   rssBytes: number;
 }
 
 type Request =
-  | { type: 'start'; media: LightMediaOptions }
+  | { type: 'start'; media: LightMediaOptions | null }
   | { type: 'join'; base: string; meetingId: string; peers: PeerSpec[] }
   | { type: 'report' }
   | { type: 'leave'; indexes: number[] }
@@ -64,8 +64,8 @@ export class LightCrowd {
     });
   }
 
-  /** Starts the child and its encoder. */
-  static async start(media: LightMediaOptions = {}): Promise<LightCrowd> {
+  /** Starts the child and its encoder (`null`: no encoder, for receive-only peers). */
+  static async start(media: LightMediaOptions | null = {}): Promise<LightCrowd> {
     const crowd = new LightCrowd();
     await crowd.call({ type: 'start', media });
     return crowd;
@@ -120,12 +120,14 @@ async function child(): Promise<void> {
   const handle = async (req: Request): Promise<unknown> => {
     switch (req.type) {
       case 'start':
+        if (!req.media) return null;
         media = new LightMedia(req.media);
         await media.start();
         return null;
       case 'join': {
         const joined = await Promise.all(
           req.peers.map(async (spec) => {
+            if (spec.publish && !media) throw new Error('a publisher needs the crowd started with media');
             const peer = new LightPeer({ media: spec.publish ? media : null, subscribe: spec.subscribe });
             peers.set(spec.index, { spec, peer });
             await peer.join(req.base, req.meetingId, spec.index, {
@@ -162,7 +164,7 @@ async function child(): Promise<void> {
         }));
         const report: CrowdReport = {
           peers: out,
-          produced: { ...media!.produced },
+          produced: media ? { ...media.produced } : null,
           ffmpegPid: media?.pid ?? null,
           rssBytes: process.memoryUsage().rss,
         };
