@@ -55,7 +55,14 @@ export class LightCrowd {
 
   private constructor() {
     this.child = fork(fileURLToPath(import.meta.url), ['--child'], {
-      execArgv: ['--import', 'tsx'],
+      // BENCH_LIGHT_PROFILE=<dir>: a V8 CPU profile of the light process, to see where it spends.
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_LIGHT_PROFILE
+          ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_LIGHT_PROFILE}`]
+          : []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child.on('message', (r: Reply) => {
@@ -106,8 +113,10 @@ export class LightCrowd {
   }
 
   async stop(): Promise<void> {
+    const exited = new Promise((r) => this.child.once('exit', r));
     await this.call({ type: 'stop' }, 10_000).catch(() => undefined);
-    if (this.child.exitCode === null) this.child.kill('SIGKILL');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 }
 
@@ -179,7 +188,11 @@ async function child(): Promise<void> {
         }
         return null;
       case 'stop':
-        for (const { peer } of peers.values()) await peer.close(false);
+        // A connection that does not close within a second is left to the exit.
+        await Promise.race([
+          Promise.all([...peers.values()].map(({ peer }) => peer.close(false))),
+          new Promise((r) => setTimeout(r, 1000)),
+        ]);
         peers.clear();
         await media?.stop();
         setTimeout(() => process.exit(0), 50);

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import { RtpPacket, Vp8RtpPayload } from 'werift';
+import { RtpPacket } from 'werift';
 
 /**
  * Pre-encoded media for light participants (light-peer.ts): ONE `ffmpeg` encodes a test pattern to
@@ -156,13 +156,21 @@ export class LightMedia {
   }
 }
 
-/** Whether a VP8 RTP payload starts a key frame (first packet of a frame whose P bit is 0). */
+/**
+ * Whether a VP8 RTP payload starts a key frame: the first packet of a frame (S=1, partition 0)
+ * whose VP8 header's P bit is 0 (RFC 7741). Read by hand: it runs for every received video
+ * packet, and werift's full descriptor parser cost more than the rest of the counting.
+ */
 export function isVp8KeyFrameStart(payload: Buffer): boolean {
-  if (payload.length < 2) return false;
-  try {
-    const vp8 = Vp8RtpPayload.deSerialize(payload);
-    return vp8.sBit === 1 && vp8.pid === 0 && vp8.isKeyframe;
-  } catch {
-    return false;
+  const b0 = payload[0];
+  if (b0 === undefined || (b0 & 0x10) === 0 || (b0 & 0x07) !== 0) return false;
+  let i = 1;
+  if (b0 & 0x80) {
+    const x = payload[i++] ?? 0;
+    if (x & 0x80) i += (payload[i] ?? 0) & 0x80 ? 2 : 1; // PictureID, 7 or 15 bits
+    if (x & 0x40) i += 1; // TL0PICIDX
+    if (x & 0x30) i += 1; // TID/Y/KEYIDX
   }
+  const header = payload[i];
+  return header !== undefined && (header & 0x01) === 0;
 }
