@@ -31,6 +31,8 @@ export interface PeerReport {
   keyFrameRequests: number;
   errors: string[];
   knows: number;
+  /** The last `sfu_view` it sent (JSON of its videos; '' before any). */
+  view: string;
 }
 
 export interface CrowdReport {
@@ -169,7 +171,9 @@ async function child(): Promise<void> {
           ),
           keyFrameRequests: peer.keyFrameRequests,
           errors: peer.errors,
-          knows: peer.signal.others.size,
+          // Others known (the roster in `joined` may list this participant too).
+          knows: [...peer.signal.others].filter((id) => id !== peer.id).length,
+          view: peer.viewSent,
         }));
         const report: CrowdReport = {
           peers: out,

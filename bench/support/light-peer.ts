@@ -86,7 +86,8 @@ export class LightPeer {
   private roster: string[] = [];
   private speaker: string | null = null;
   private lastStage: string | null = null;
-  private viewSent = '';
+  /** The last `sfu_view` sent (JSON of its videos). */
+  viewSent = '';
   private subscribed = false;
   /** mid of the subscriber connection → whose stream it carries (the last `sfu_offer`). */
   private mids = new Map<string, { participantId: string; kind: Kind }>();
