@@ -53,14 +53,16 @@ let figures: Record<string, unknown> | undefined;
 /** CPU (share of a core) of each process over one window, and what the peers received in it. */
 async function window_(ffmpegPid: number) {
   const pids = { peers: crowd.pid, encoder: ffmpegPid, janus: janusPid, server: server.pid };
-  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  // The light process's reports take time of their own: the CPU window is between them.
   const r0 = await crowd.report();
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const t0 = performance.now();
   await sleep(WINDOW_S * 1000);
+  const after = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
   const seconds = (performance.now() - t0) / 1000;
   const r1 = await crowd.report();
   const core = Object.fromEntries(
-    Object.entries(pids).map(([k, pid]) => [k, round((cpuSeconds(pid) - before[k]!) / seconds)]),
+    Object.entries(pids).map(([k]) => [k, round((after[k]! - before[k]!) / seconds)]),
   ) as Record<keyof typeof pids, number>;
   return { core, seconds, r0, r1 };
 }
