@@ -31,6 +31,8 @@ reexecInNetns(fileURLToPath(import.meta.url), { janus: true });
 const PUBLISHERS = Number(process.env.BENCH_LIGHT_PUBLISHERS ?? 4);
 const SUBSCRIBER_STEPS = (process.env.BENCH_LIGHT_SUBSCRIBERS ?? '20,40').split(',').map(Number);
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 10);
+/** A stream arrived whole when it brought this share of the packets the encoder made. */
+const FULL_RATE_SHARE = 0.9;
 const MEDIA = { width: 320, height: 240, fps: 15, gop: 1, videoBitrate: 300_000 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -132,6 +134,8 @@ try {
   const subscribers = new Set<number>();
   let previous = pubs;
   let previousCount = 0;
+  /** The largest step where every stream came whole, and its cost per subscriber over publishing. */
+  let lastFull: { subscribers: number; coreSharePerSubscriber: number } | null = null;
   for (const total of SUBSCRIBER_STEPS) {
     const add: PeerSpec[] = [];
     for (let k = previousCount; k < total; k++) {
@@ -156,6 +160,9 @@ try {
     const perSubscriber = (w.core.peers - previous.core.peers) / added;
     const streamsPerSubscriber = pubIds.length * 2;
     const pkts = [...cov.videoPackets].sort((a, b) => a - b);
+    // What the encoder made over the same span: each stream's packets should all arrive.
+    const made = (w.r1.produced?.videoPackets ?? 0) - (w.r0.produced?.videoPackets ?? 0);
+    const fullRate = (pkts[0] ?? 0) >= FULL_RATE_SHARE * made;
     steps.push({
       subscribers: total,
       receivedStreamsEach: streamsPerSubscriber,
@@ -165,11 +172,18 @@ try {
       subscribersWithAllMedia: cov.complete,
       subscribersWithKeyFramesFromAll: cov.withKeyFrames,
       videoPacketsPerStreamInWindow: { min: pkts[0] ?? 0, median: pkts[pkts.length >> 1] ?? 0 },
+      encoderVideoPacketsInWindow: made,
+      everyStreamAtFullRate: fullRate,
       lightProcessRssMiB: round(w.r1.rssBytes / 2 ** 20, 1),
       loadAverage1m: loadAverage()[0],
     });
+    if (fullRate)
+      lastFull = {
+        subscribers: total,
+        coreSharePerSubscriber: round(w.core.peers - pubs.core.peers) / total,
+      };
     console.log(
-      `${total} light subscribers: light process ${w.core.peers} of a core (+${round(perSubscriber * 100, 2)}% per added subscriber, ${streamsPerSubscriber} streams each); ${cov.complete}/${total} got audio and video from all ${pubIds.length}; janus ${w.core.janus}, server ${w.core.server}`,
+      `${total} light subscribers${fullRate ? '' : ` (NOT at full rate: slowest stream ${pkts[0]} of ${made} packets)`}: light process ${w.core.peers} of a core (+${round(perSubscriber * 100, 2)}% per added subscriber, ${streamsPerSubscriber} streams each); ${cov.complete}/${total} got audio and video from all ${pubIds.length}; janus ${w.core.janus}, server ${w.core.server}`,
     );
     previous = w;
     previousCount = total;
@@ -214,13 +228,15 @@ try {
       keyFrameRequestsFromJanus: final.peers.filter((p) => p.publish).map((p) => p.keyFrameRequests),
     },
     subscriberSteps: steps,
+    /** Per subscriber at the largest step where every stream arrived whole (a throttled step is not a cost). */
+    subscriberCost: lastFull,
     chromiumDecodesLightPublishers: decoded,
     producedByEncoder: final.produced,
     peerErrors: final.peers.flatMap((p) => p.errors.map((e) => `${p.name}: ${e}`)),
     janusRssMiB: round(rssBytes(janusPid) / 2 ** 20, 1),
     serverRssMiB: round(rssBytes(server.pid) / 2 ** 20, 1),
     method:
-      'Light participants are werift (pure-TypeScript WebRTC) peers in one Node child process; CPU is /proc utime+stime of that process (and of ffmpeg, Janus, our server) over each window, as a share of one core. Per publisher: (publishers window − encoder-only window) / publishers. Per subscriber: the step’s added CPU / added subscribers; each subscriber receives the audio and video of every light publisher (the room’s view rules: fewer than SFU_VIEW.maxVideos publishers, nobody speaking). Finally a real Chromium page joins from the link and its framesDecoded per light publisher is read over 5 s.',
+      'Light participants are werift (pure-TypeScript WebRTC) peers in one Node child process; CPU is /proc utime+stime of that process (and of ffmpeg, Janus, our server) over each window, as a share of one core. Per publisher: (publishers window − encoder-only window) / publishers. Per subscriber: the step’s added CPU / added subscribers, and subscriberCost: the light process over the publishers’ window / subscribers at the largest step where every stream brought ≥ 90% of the packets the encoder made (a step that lost packets is throttled, not cheap); each subscriber receives the audio and video of every light publisher (the room’s view rules: fewer than SFU_VIEW.maxVideos publishers, nobody speaking). Finally a real Chromium page joins from the link and its framesDecoded per light publisher is read over 5 s.',
     loadAverage: { before: loadBefore, after: loadAverage() },
   };
 } finally {
