@@ -180,7 +180,7 @@ try {
     if (fullRate)
       lastFull = {
         subscribers: total,
-        coreSharePerSubscriber: round(w.core.peers - pubs.core.peers) / total,
+        coreSharePerSubscriber: round((w.core.peers - pubs.core.peers) / total),
       };
     console.log(
       `${total} light subscribers${fullRate ? '' : ` (NOT at full rate: slowest stream ${pkts[0]} of ${made} packets)`}: light process ${w.core.peers} of a core (+${round(perSubscriber * 100, 2)}% per added subscriber, ${streamsPerSubscriber} streams each); ${cov.complete}/${total} got audio and video from all ${pubIds.length}; janus ${w.core.janus}, server ${w.core.server}`,
