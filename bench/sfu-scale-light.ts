@@ -20,7 +20,8 @@
  * A step holds when every light subscriber received everything at full rate and every page's
  * slowest received stream kept ≥ FULL_RATE_SHARE of 15 fps. Steps go on past a break (the
  * figures show how it degrades) unless a roster does not converge in 60 s.
- * Writes bench/results/sfu-scale-light.json. As root it runs in a network namespace with the
+ * Writes bench/results/sfu-scale-light.json (`BENCH_RESULT=<name>`: another name, e.g. for another
+ * publisher count). As root it runs in a network namespace with the
  * veth Janus gathers on (support/netns.ts). Needs `npm run build` and Debian's janus.
  */
 import { readFileSync } from 'node:fs';
@@ -327,4 +328,4 @@ try {
 if (!figures) throw new Error('no figures');
 console.log(JSON.stringify(figures, null, 2));
 if (process.env.BENCH_NO_RECORD) console.log('not recorded (BENCH_NO_RECORD)');
-else console.log(`recorded ${recordResult('sfu-scale-light', figures)}`);
+else console.log(`recorded ${recordResult(process.env.BENCH_RESULT ?? 'sfu-scale-light', figures)}`);
