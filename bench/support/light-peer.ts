@@ -21,6 +21,9 @@ import { isVp8KeyFrameStart, type LightMedia } from './light-media.js';
  * - as a publisher it sends Opus and VP8 from the one shared encoder (light-media.ts);
  * - as a subscriber it counts the RTP packets, bytes and VP8 key frames of every stream Janus
  *   sends it, per participant.
+ * A light publisher sends ONE VP8 layer, not the browser's three simulcast layers: werift (0.25)
+ * receives simulcast but does not send it (its README lists simulcast send as roadmap; not
+ * tried here), so Janus forwards it whatever layer an `sfu_view` asks for.
  * On the mesh it only answers: a newcomer who moves the room to the SFU offers peer-to-peer to
  * those already there (`media_mode.bridge`), and a light publisher answers with its media, as a
  * browser would. It never offers on the mesh itself (two light peers alone exchange no media).
