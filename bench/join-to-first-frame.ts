@@ -17,6 +17,16 @@
  *   frame. Target for both: median ≤ 1,200 ms (the issue's "third and fourth participant").
  *   Every page of these two has the e2e suite's camera, 320x240 at 15 fps (2 cores do not carry
  *   four pages at the app's 640x480 through the SFU).
+ * - `sfu3light` and `sfu4light`: as `sfu3` and `sfu4`, but those already in the meeting are light
+ *   participants (support/light-peer.ts: werift, no encoder or decoder of their own, in one child
+ *   process), not browsers: the host (joined with the signed-in host's session) and one guest
+ *   (`sfu3light`: the newcomer moves the room to the SFU and bridges to them peer-to-peer, which
+ *   they answer with their media) or two (`sfu4light`: the room is on the SFU and each light
+ *   participant receives the others' audio and video before the newcomer opens the link). Each
+ *   publishes Opus and VP8 from one shared ffmpeg (320x240 at 15 fps, every frame a key frame:
+ *   one encoder cannot answer one subscriber's key frame request, so a key frame is always next).
+ *   The newcomer is the same real Chromium page as in `sfu3`/`sfu4`: only the CPU the other
+ *   browsers took is gone. The light process's and ffmpeg's CPU over each measured join is kept.
  * - `collab` (issue 14): as `second`, but the host has the Collaborate area open on a whiteboard
  *   it has drawn on (five shapes in the meeting's document) before the guest opens the link: the
  *   room's first frame with the collaboration area present, to compare with `second` in the same
@@ -27,7 +37,8 @@
  * Needs a production build (`npm run build`), or a private one: `bench/support/build-private.sh
  * <tag>` then `BENCH_BUILD=bench/dist/<tag>`. As root it re-runs itself in a private network
  * namespace so media stays on loopback (TESTING-MEDIA.md), like scripts/run-e2e.sh.
- * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4`, `BENCH_DUMP=1` (every step of every join)
+ * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4` (the light ones: `sfu3light,sfu4light`,
+ * recorded as `BENCH_RESULT=join-to-first-frame.sfu-light`), `BENCH_DUMP=1` (every step of every join)
  * and `BENCH_NO_RECORD=1` help while investigating; `BENCH_RESULT=<name>` records a partial run
  * (e.g. `second,collab`) under bench/results/<name>.json instead of the full run's file.
  */
@@ -39,17 +50,30 @@ import { Collaborate } from '../e2e/pages/Collaborate.js';
 import { createMeeting, signInAsProHost } from '../e2e/pages/RoomHost.js';
 import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { cameraContext, launchBrowser, newContext } from '../e2e/support/browser.js';
+import { cpuSeconds } from '../e2e/support/proc.js';
+import { LightCrowd, type CrowdReport } from './support/light-crowd.js';
 import { probeScript, readProbe, type ProbeReport } from './support/page-probe.js';
 import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
 import { recordResult, repoRoot } from './support/results.js';
 import { startBenchServer } from './support/server.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
-type Scenario = 'second' | 'click' | 'third' | 'collab' | 'sfu3' | 'sfu4';
+type Scenario = 'second' | 'click' | 'third' | 'collab' | 'sfu3' | 'sfu4' | 'sfu3light' | 'sfu4light';
 const SCENARIOS = (process.env.BENCH_SCENARIOS ?? 'second,click,third,sfu3,sfu4').split(',') as Scenario[];
-const SFU_SCENARIOS: readonly Scenario[] = ['sfu3', 'sfu4'];
+const SFU_SCENARIOS: readonly Scenario[] = ['sfu3', 'sfu4', 'sfu3light', 'sfu4light'];
+/** Those already in the meeting are light participants (werift), not browsers. */
+const LIGHT_SCENARIOS: readonly Scenario[] = ['sfu3light', 'sfu4light'];
 /** How many are in the meeting before the measured person opens the link (the host included). */
-const ALREADY_IN: Record<Scenario, number> = { second: 1, click: 1, collab: 1, third: 2, sfu3: 2, sfu4: 3 };
+const ALREADY_IN: Record<Scenario, number> = {
+  second: 1,
+  click: 1,
+  collab: 1,
+  third: 2,
+  sfu3: 2,
+  sfu4: 3,
+  sfu3light: 2,
+  sfu4light: 3,
+};
 /** The results file: `BENCH_RESULT=join-to-first-frame.collab` keeps a partial run apart. */
 const RESULT_NAME = process.env.BENCH_RESULT ?? 'join-to-first-frame';
 const TARGET_SECOND_MS = 800;
@@ -211,27 +235,108 @@ async function waitHostFrames(page: Page, n: number): Promise<void> {
   );
 }
 
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
 function loadAverage(): number[] {
   return os.loadavg().map((l) => Math.round(l * 100) / 100);
 }
 
 const { server, build } = await startBenchServer({ LOG_LEVEL: 'error' });
 const wantsSfu = SCENARIOS.some((s) => SFU_SCENARIOS.includes(s));
+const wantsLight = SCENARIOS.some((s) => LIGHT_SCENARIOS.includes(s));
 const sfuServer = wantsSfu
   ? (
       await startBenchServer({
         LOG_LEVEL: 'error',
         MEDIA_PROVIDER: 'janus',
         JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
+        // Light participants are clients of their own (X-Forwarded-For), as the bots are.
+        ...(wantsLight ? { TRUST_PROXY: 'true' } : {}),
       })
     ).server
   : null;
 const browser = await launchBrowser();
-type Run = { fromLink: number; fromClick: number | null; steps: Record<string, number | null> };
-const runs: Record<Scenario, Run[]> = { second: [], click: [], third: [], collab: [], sfu3: [], sfu4: [] };
+const crowd = wantsLight ? await LightCrowd.start({ width: 320, height: 240, fps: 15, gop: 1 }) : null;
+type Run = {
+  fromLink: number;
+  fromClick: number | null;
+  steps: Record<string, number | null>;
+  /** Light scenarios: the light process's and ffmpeg's share of a core over the measured join. */
+  lightCore?: { peers: number; encoder: number };
+};
+const noRuns = () => ({
+  second: [],
+  click: [],
+  third: [],
+  collab: [],
+  sfu3: [],
+  sfu4: [],
+  sfu3light: [],
+  sfu4light: [],
+});
+const runs: Record<Scenario, Run[]> = noRuns();
 let autoJoined = 0;
 /** Measured joins that never showed every expected frame within 20 s. */
-const failedJoins: Record<Scenario, number> = { second: 0, click: 0, third: 0, collab: 0, sfu3: 0, sfu4: 0 };
+const failedJoins: Record<Scenario, number> = {
+  second: 0,
+  click: 0,
+  third: 0,
+  collab: 0,
+  sfu3: 0,
+  sfu4: 0,
+  sfu3light: 0,
+  sfu4light: 0,
+};
+/** Light scenarios: runs whose light participants never all received each other (not measured). */
+const lightSetupFailures: string[] = [];
+
+/**
+ * Joins the light participants already in the meeting, one at a time as the browsers are: the
+ * host with the signed-in host's session, then the guests; on the SFU each waits until it
+ * receives audio and video from everyone before it (on the mesh, until it knows them).
+ */
+async function joinLight(url: string, meetingId: string, hostPage: Page, count: number, indexes: number[]) {
+  const cookie = (await hostPage.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+  const names = ['Bench Host', 'Guest Two', 'Guest Three'];
+  for (let k = 0; k < count; k++) {
+    // A client address of its own per participant and run (the server limits joins per client).
+    const index = ++lightClients;
+    indexes.push(index);
+    await crowd!.join(url, meetingId, [
+      {
+        index,
+        name: names[k]!,
+        publish: true,
+        subscribe: true,
+        isHost: k === 0,
+        ...(k === 0 ? { cookie } : {}),
+      },
+    ]);
+    const onSfu = k + 1 >= 3;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const r = await crowd!.report();
+      const mine = r.peers.filter((p) => indexes.includes(p.index));
+      const ok = mine.every((p) =>
+        onSfu
+          ? mine.every((o) => o === p || (hasMedia(p, o.id, 'audio') && hasMedia(p, o.id, 'video')))
+          : p.knows >= k,
+      );
+      if (ok) break;
+      if (Date.now() > deadline) {
+        throw new Error(
+          `light participants not ready in 20 s: ${JSON.stringify(mine.map((p) => ({ n: p.name, knows: p.knows, got: Object.keys(p.received), errors: p.errors })))}`,
+        );
+      }
+      await sleep(100);
+    }
+  }
+}
+let lightClients = 0;
+
+function hasMedia(p: CrowdReport['peers'][number], from: string, kind: 'audio' | 'video'): boolean {
+  return (p.received[`${from}/${kind}`]?.packets ?? 0) > 0;
+}
 const loadBefore = loadAverage();
 try {
   /** The signed-in host's page on each server (the mesh one, and the SFU one when used). */
@@ -257,9 +362,30 @@ try {
       if (!(scenario in runs)) throw new Error(`unknown scenario ${scenario}`);
       const url = SFU_SCENARIOS.includes(scenario) ? sfuServer!.url : server.url;
       const { hostPage, host } = await hostOn(url);
-      const meetingId = await createMeeting(hostPage, { title: `Bench ${scenario} ${i + 1}` });
-      await host.open(meetingId, { name: 'Bench Host', host: true });
-      await host.waitJoined();
+      let meetingId = await createMeeting(hostPage, { title: `Bench ${scenario} ${i + 1}` });
+      const light = LIGHT_SCENARIOS.includes(scenario);
+      let lightIndexes: number[] = [];
+      if (light) {
+        // The host is a light participant too: the signed-in page only made the meeting. A set-up
+        // that fails (before anything is measured) is said in the result and made again in a
+        // fresh meeting, twice at most.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            lightIndexes = [];
+            await joinLight(url, meetingId, hostPage, ALREADY_IN[scenario], lightIndexes);
+            break;
+          } catch (err) {
+            lightSetupFailures.push(`${scenario} run ${i + 1}: ${String(err).slice(0, 500)}`);
+            console.error(`${scenario} run ${i + 1}: ${String(err)}`);
+            await crowd!.leave(lightIndexes);
+            if (attempt >= 2) throw err;
+            meetingId = await createMeeting(hostPage, { title: `Bench ${scenario} ${i + 1} again` });
+          }
+        }
+      } else {
+        await host.open(meetingId, { name: 'Bench Host', host: true });
+        await host.waitJoined();
+      }
       const others: Participant[] = [];
       if (scenario === 'collab') {
         const board = new Collaborate(hostPage);
@@ -273,13 +399,17 @@ try {
       // On the SFU every page's camera gives 320x240 at 15 fps (as in e2e sfu.spec.ts): four pages
       // at the app's 640x480 saturate this machine's 2 cores before anything is measured.
       const small = url !== server.url;
-      for (let k = 1; k < ALREADY_IN[scenario]; k++) {
+      for (let k = 1; k < (light ? 0 : ALREADY_IN[scenario]); k++) {
         const g = await openLink(browser, url, meetingId, names[k - 1]!, { small });
         others.push(g);
         await waitFrames(g, k);
         await waitHostFrames(hostPage, k);
       }
-      if (others.length > 0) await sleep(1000);
+      if (others.length > 0 || light) await sleep(1000);
+      const ffmpegPid = light ? ((await crowd!.report()).ffmpegPid ?? -1) : -1;
+      const cpu0 = light
+        ? { peers: cpuSeconds(crowd!.pid), encoder: cpuSeconds(ffmpegPid), at: performance.now() }
+        : null;
       const guest = await openLink(
         browser,
         url,
@@ -303,11 +433,18 @@ try {
           failedJoins[scenario] += 1;
         }
         await guest.ctx.close();
+        if (light) await crowd!.leave(lightIndexes);
         for (const o of others) await o.ctx.close();
         await hostPage.goto('/');
         await sleep(500);
         continue;
       }
+      const lightCore = cpu0
+        ? {
+            peers: round2((cpuSeconds(crowd!.pid) - cpu0.peers) / ((performance.now() - cpu0.at) / 1000)),
+            encoder: round2((cpuSeconds(ffmpegPid) - cpu0.encoder) / ((performance.now() - cpu0.at) / 1000)),
+          }
+        : undefined;
       const s = steps(report, guest.t0);
       if (process.env.BENCH_DUMP) dump(report, guest.t0);
       const lastFrame = s.lastFrame!;
@@ -316,7 +453,12 @@ try {
       if (click === null && scenario !== 'click' && i >= 0) autoJoined += 1;
       if (scenario === 'click' && click === null) throw new Error('the bare link joined without a click');
       if (i >= 0) {
-        runs[scenario].push({ fromLink: lastFrame, fromClick, steps: s });
+        runs[scenario].push({
+          fromLink: lastFrame,
+          fromClick,
+          steps: s,
+          ...(lightCore ? { lightCore } : {}),
+        });
         console.log(
           `  ${scenario} run ${i + 1}: ${lastFrame} ms from opening the link${fromClick === null ? ' (joined from the link)' : `, ${fromClick} ms from the click`}`,
         );
@@ -325,11 +467,13 @@ try {
       }
       await guest.ctx.close();
       for (const o of others) await o.ctx.close();
+      if (light) await crowd!.leave(lightIndexes);
       await hostPage.goto('/');
       await sleep(500);
     }
   }
 } finally {
+  await crowd?.stop();
   await browser.close();
   await server.stop();
   await sfuServer?.stop();
@@ -343,6 +487,21 @@ const thirdFromLink = stats(runs.third.map((r) => r.fromLink));
 const collabFromLink = stats(runs.collab.map((r) => r.fromLink));
 const sfu3FromLink = stats(runs.sfu3.map((r) => r.fromLink));
 const sfu4FromLink = stats(runs.sfu4.map((r) => r.fromLink));
+const light3FromLink = stats(runs.sfu3light.map((r) => r.fromLink));
+const light4FromLink = stats(runs.sfu4light.map((r) => r.fromLink));
+/** The light process's and the encoder's share of a core over the measured joins (median). */
+const lightCore = (rs: Run[]) => {
+  const med = (xs: number[]) => {
+    const v = [...xs].sort((a, b) => a - b);
+    return v.length ? round2((v[(v.length - 1) >> 1]! + v[v.length >> 1]!) / 2) : null;
+  };
+  const with_ = rs.flatMap((r) => (r.lightCore ? [r.lightCore] : []));
+  return {
+    runs: with_.length,
+    peersCoreShareMedian: med(with_.map((c) => c.peers)),
+    encoderCoreShareMedian: med(with_.map((c) => c.encoder)),
+  };
+};
 const within = (s: ReturnType<typeof stats>, target: number) =>
   s.runs === 0 || (s.medianMs <= target && s.maxMs <= MAX_RUN_MS);
 const commit = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim();
@@ -385,6 +544,23 @@ const figures = {
     withinTarget: within(sfu4FromLink, TARGET_THIRD_MS),
     stepMediansMs: medianSteps(runs.sfu4.map((r) => r.steps)),
   },
+  lightSfuThird: {
+    ...light3FromLink,
+    targetMedianMs: TARGET_THIRD_MS,
+    withinTarget: within(light3FromLink, TARGET_THIRD_MS),
+    alreadyIn: 'two light participants (the host and a guest), not browsers',
+    stepMediansMs: medianSteps(runs.sfu3light.map((r) => r.steps)),
+    lightCpuDuringJoin: lightCore(runs.sfu3light),
+  },
+  lightSfuFourth: {
+    ...light4FromLink,
+    targetMedianMs: TARGET_THIRD_MS,
+    withinTarget: within(light4FromLink, TARGET_THIRD_MS),
+    alreadyIn: 'three light participants (the host and two guests) on the SFU, not browsers',
+    stepMediansMs: medianSteps(runs.sfu4light.map((r) => r.steps)),
+    lightCpuDuringJoin: lightCore(runs.sfu4light),
+  },
+  lightSetupFailures,
   collab: {
     ...collabFromLink,
     comparedWith: 'second',
@@ -397,7 +573,10 @@ const figures = {
   },
   maxRunTargetMs: MAX_RUN_MS,
   method:
-    'Chromium (fake camera and mic), one browser context per participant, a fresh meeting per run, one unmeasured warm-up round; clock from just before page.goto of /meeting/{id}?name=… (secondByClick: /meeting/{id}, name typed, Join clicked) to the first decoded frame in the remote tile (second participant) or in every remote tile (third, sfuThird: two; sfuFourth: three); sfuThird and sfuFourth on a second server with MEDIA_PROVIDER=janus (its own Janus, gathering on a veth in the namespace), every page’s camera 320x240 at 15 fps; step times are ms from opening the link, medians over the runs',
+    'Chromium (fake camera and mic), one browser context per participant, a fresh meeting per run, one unmeasured warm-up round; clock from just before page.goto of /meeting/{id}?name=… (secondByClick: /meeting/{id}, name typed, Join clicked) to the first decoded frame in the remote tile (second participant) or in every remote tile (third, sfuThird: two; sfuFourth: three); sfuThird and sfuFourth on a second server with MEDIA_PROVIDER=janus (its own Janus, gathering on a veth in the namespace), every page’s camera 320x240 at 15 fps; step times are ms from opening the link, medians over the runs' +
+    (wantsLight
+      ? '. lightSfuThird and lightSfuFourth: on the same Janus server, but everyone already in the meeting is a light participant, NOT a browser: werift (pure-TypeScript WebRTC) clients in one Node child process (bench/support/light-peer.ts) that join through the same POST /join and WebSocket messages as the app (the host with the signed-in host’s session cookie), publish Opus and VP8 from one shared ffmpeg (testsrc2 320x240 at 15 fps, every frame a key frame, about 300 kbit/s; a tone for audio) and subscribe to each other through Janus (their own received audio and video checked before the link is opened); on the mesh they only answer (the sfu3 newcomer’s bridge offers). Only the measured newcomer is a real Chromium page, opened from the ?name= link with the 320x240 15 fps fake camera; lightCpuDuringJoin is the light process’s and ffmpeg’s share of a core from opening the link to the last frame'
+      : ''),
 };
 for (const [label, s, target] of [
   ['second participant, opening the link → first frame', secondFromLink, TARGET_SECOND_MS],
@@ -414,6 +593,16 @@ for (const [label, s, target] of [
     sfu4FromLink,
     TARGET_THIRD_MS,
   ],
+  [
+    'third participant through the SFU, the two already in light participants → frames of both',
+    light3FromLink,
+    TARGET_THIRD_MS,
+  ],
+  [
+    'fourth participant on the SFU, the three already in light participants → frames of all three',
+    light4FromLink,
+    TARGET_THIRD_MS,
+  ],
   ['second participant with the host on a drawn whiteboard → first frame', collabFromLink, null],
 ] as const) {
   if (s.runs === 0) continue;
@@ -428,11 +617,29 @@ if (sfu3FromLink.runs)
   console.log('step medians, sfu third:', JSON.stringify(figures.sfuThird.stepMediansMs));
 if (sfu4FromLink.runs)
   console.log('step medians, sfu fourth:', JSON.stringify(figures.sfuFourth.stepMediansMs));
+for (const [label, f] of [
+  ['light sfu third', figures.lightSfuThird],
+  ['light sfu fourth', figures.lightSfuFourth],
+] as const) {
+  if (!f.runs) continue;
+  console.log(`step medians, ${label}:`, JSON.stringify(f.stepMediansMs));
+  console.log(`light participants' CPU during the ${label} joins:`, JSON.stringify(f.lightCpuDuringJoin));
+}
+if (lightSetupFailures.length) console.log('light set-up failures (not measured):', lightSetupFailures);
 console.log(`load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`);
 if (process.env.BENCH_NO_RECORD) {
   console.log('not recorded (BENCH_NO_RECORD)');
 } else {
   console.log(`recorded ${recordResult(RESULT_NAME, figures)}`);
 }
-if ([figures.second, figures.third, figures.sfuThird, figures.sfuFourth].some((f) => !f.withinTarget))
+if (
+  [
+    figures.second,
+    figures.third,
+    figures.sfuThird,
+    figures.sfuFourth,
+    figures.lightSfuThird,
+    figures.lightSfuFourth,
+  ].some((f) => !f.withinTarget)
+)
   process.exitCode = 1;

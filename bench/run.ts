@@ -16,6 +16,8 @@ const ALL = [
   'cluster-failover',
   'join-to-first-frame',
   'sfu-scale',
+  'light-peer-cost',
+  'sfu-scale-light',
   'speech-wer',
   'caption-latency',
   'translation',

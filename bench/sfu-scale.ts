@@ -35,6 +35,7 @@ import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { cameraContext, launchBrowser } from '../e2e/support/browser.js';
 import { cpuSeconds, rssBytes } from '../e2e/support/proc.js';
 import { Participant } from './support/bots.js';
+import { inboundVideo, waitRemoteFrames } from './support/sfu-pages.js';
 import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
 import { recordResult } from './support/results.js';
 import { startBenchServer } from './support/server.js';
@@ -110,34 +111,6 @@ function outboundLayers(page: Page): Promise<{ rid: string; width: number; fps: 
   });
 }
 
-/** Every remote video this page receives through the SFU: frames decoded, width, bytes. */
-function inboundVideo(page: Page): Promise<{ mid: string; frames: number; width: number; bytes: number }[]> {
-  return page.evaluate(async () => {
-    const sub = window.__parley?.sfu?.()?.subscriber;
-    const out: { mid: string; frames: number; width: number; bytes: number }[] = [];
-    if (!sub) return out;
-    (await sub.getStats()).forEach(
-      (s: {
-        type: string;
-        kind?: string;
-        mid?: string;
-        framesDecoded?: number;
-        frameWidth?: number;
-        bytesReceived?: number;
-      }) => {
-        if (s.type === 'inbound-rtp' && s.kind === 'video')
-          out.push({
-            mid: s.mid ?? '?',
-            frames: s.framesDecoded ?? 0,
-            width: s.frameWidth ?? 0,
-            bytes: s.bytesReceived ?? 0,
-          });
-      },
-    );
-    return out;
-  });
-}
-
 /**
  * Over the window: Janus's and the server's share of a core, and each page's received video
  * (per stream: frames a second, width, kbit/s).
@@ -186,21 +159,6 @@ function forceView(pubs: Publisher[], quality: Quality | null): void {
   }
 }
 
-async function waitRemoteFrames(pubs: Publisher[], n: number): Promise<void> {
-  await Promise.all(
-    pubs.map((p) =>
-      p.page.waitForFunction(
-        (count) =>
-          [...document.querySelectorAll<HTMLVideoElement>('[data-testid="remote-tile"] video')].filter(
-            (v) => v.readyState >= 2 && v.videoWidth > 0,
-          ).length >= count,
-        n,
-        { timeout: 30_000, polling: 200 },
-      ),
-    ),
-  );
-}
-
 const loadBefore = loadAverage();
 const { server, build } = await startBenchServer({
   LOG_LEVEL: 'info',
@@ -239,7 +197,10 @@ try {
     await p.room.waitJoined();
     p.id = (await p.room.selfId())!;
     pubs.push(p);
-    await waitRemoteFrames(pubs, pubs.length - 1);
+    await waitRemoteFrames(
+      pubs.map((p) => p.page),
+      pubs.length - 1,
+    );
   };
 
   // 1. Janus CPU per forwarded stream, per layer.

@@ -17,27 +17,39 @@ export class Participant {
   closed: { code: number; reason: string } | null = null;
   error: string | null = null;
 
-  async join(base: string, meetingId: string, index: number): Promise<void> {
+  /**
+   * `as`: another name, media state or role (a host joins with `isHost` and the signed-in host's
+   * session cookie, sent on the join and on the socket as a browser sends it).
+   */
+  async join(
+    base: string,
+    meetingId: string,
+    index: number,
+    as: { name?: string; isHost?: boolean; cookie?: string; media?: boolean } = {},
+  ): Promise<void> {
+    const name = as.name ?? `Bot ${index}`;
+    const cookie: Record<string, string> = as.cookie ? { cookie: as.cookie } : {};
     const res = await fetch(`${base}/api/meetings/${meetingId}/join`, {
       method: 'POST',
       // Each bot is a client of its own (the server limits joins per client and meeting).
       headers: {
         'content-type': 'application/json',
         'x-forwarded-for': `10.77.${index >> 8}.${index & 255}`,
+        ...cookie,
       },
       body: JSON.stringify({
-        name: `Bot ${index}`,
-        isHost: false,
-        isMuted: true,
-        isVideoOn: false,
+        name,
+        isHost: as.isHost ?? false,
+        isMuted: !as.media,
+        isVideoOn: as.media ?? false,
         sessionId: `bench-${index}`,
       }),
     });
     if (!res.ok) throw new Error(`join ${index}: ${res.status} ${await res.text()}`);
     const { id, joinToken } = (await res.json()) as { id: string; joinToken: string };
     this.id = id;
-    const q = new URLSearchParams({ meetingId, name: `Bot ${index}`, host: 'false' });
-    this.ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?${q}`);
+    const q = new URLSearchParams({ meetingId, name, host: String(as.isHost ?? false) });
+    this.ws = new WebSocket(`${base.replace(/^http/, 'ws')}/ws?${q}`, { headers: cookie });
     this.ws.on('message', (data) => {
       const at = performance.now();
       const m = JSON.parse(String(data)) as ServerMessage;
