@@ -39,6 +39,7 @@ export class JanusClient {
   private session: JanodeSession | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private spare: { session: JanodeSession; handle: Promise<VideoRoomHandle> } | null = null;
 
   constructor(private readonly opts: JanusClientOptions) {
     Janode.Logger.setLevel('none');
@@ -87,6 +88,7 @@ export class JanusClient {
       connection.once(Janode.EVENT.CONNECTION_CLOSED ?? 'connection_closed', lost);
       connection.once(Janode.EVENT.CONNECTION_ERROR ?? 'connection_error', lost);
       session.once(Janode.EVENT.SESSION_DESTROYED ?? 'session_destroyed', lost);
+      this.prepareSpare();
       this.opts.onReady();
       return true;
     } catch {
@@ -104,15 +106,37 @@ export class JanusClient {
     }, 1000);
   }
 
-  /** A new VideoRoom handle on the current session. */
+  /**
+   * A new VideoRoom handle on the current session. One handle is kept attached ahead (`spare`),
+   * so a participant's publish or subscription starts without waiting a round trip to Janus for
+   * its handle; taking it attaches the next spare. A spare of an earlier session is dropped.
+   */
   async attach(): Promise<VideoRoomHandle> {
     const session = this.session;
     if (!session) throw new Error('Janus is not connected');
+    const spare = this.spare?.session === session ? this.spare.handle : null;
+    this.spare = null;
+    this.prepareSpare();
+    if (spare) {
+      const handle = await spare.catch(() => null);
+      if (handle && this.session === session) return handle;
+    }
     return timed(session.attach(VideoRoomPlugin), 'attach');
+  }
+
+  private prepareSpare(): void {
+    const session = this.session;
+    if (this.closed || !session || this.spare?.session === session) return;
+    const handle = timed(session.attach(VideoRoomPlugin), 'attach');
+    handle.catch(() => {
+      if (this.spare?.handle === handle) this.spare = null;
+    });
+    this.spare = { session, handle };
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.spare = null;
     if (this.retry) clearTimeout(this.retry);
     const c = this.connection;
     this.connection = null;

@@ -109,6 +109,9 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
     expect(wrong.janus).toBe('error');
     const ok = await rawRequest(supervisor.url, { janus: 'create', apisecret: supervisor.apiSecret });
     expect(ok.janus).toBe('success');
+    // The handle kept attached ahead belonged to the dead session: the next one is on the new
+    // session, so creating a room through it works (a stale handle would time out).
+    await expect(media.subscribe('after-restart', 'p1')).resolves.toBeUndefined();
   });
 
   it('creates rooms only with the admin key', async () => {
@@ -169,6 +172,9 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
     expect(recovered).toBe(1);
     const ok = await rawRequest(supervisor.url, { janus: 'create', apisecret: supervisor.apiSecret });
     expect(ok.janus).toBe('success');
+    // The handle kept attached ahead belonged to the dead session: the next one is on the new
+    // session, so creating a room through it works (a stale handle would time out).
+    await expect(media.subscribe('after-restart', 'p1')).resolves.toBeUndefined();
   });
 
   it('stops janus and removes its config folder on stop()', async () => {
