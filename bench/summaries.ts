@@ -19,7 +19,8 @@
  * BENCH_SUMMARY_VERBOSE=1 prints every miss and false positive (=asr: those of the speech-to-text style run).
  * Also reported, not a target: the same meetings lower-cased without punctuation, as the embedded
  * speech-to-text writes them (the rules lean on "Name," and "?").
- * Writes bench/results/${BENCH_RESULT_NAME:-summaries}.json (only for a run over all meetings).
+ * Writes bench/results/${BENCH_RESULT_NAME:-summaries}.json (only for a run over all meetings;
+ * BENCH_NO_RECORD=1 prints the figures and writes nothing, for runs made while changing the rules).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -381,7 +382,8 @@ async function main(): Promise<number> {
   }
   console.log(`\nmodel load ${modelLoadMs} ms (once per process)`);
 
-  if (!only) {
+  if (!only && process.env.BENCH_NO_RECORD) console.log('not recorded (BENCH_NO_RECORD)');
+  else if (!only) {
     const file = recordResult(process.env.BENCH_RESULT_NAME ?? 'summaries', {
       engine: summarizer.name,
       runs: 1,
