@@ -7,6 +7,25 @@ export const LEAD =
 export const PAST =
   /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the past|previously|(?:decided|agreed) (?:back )?in (?:january|february|march|april|may|june|july|august|september|october|november|december|the spring|the summer|the autumn|the fall|the winter))\b/;
 
+const MONTH = 'january|february|march|april|may|june|july|august|september|october|november|december';
+/**
+ * A time before this meeting: "in February", "back in 2023", "at the last meeting", "last call",
+ * "when Nonno died" (a clause in the simple past).
+ */
+const PAST_TIME = new RegExp(
+  String.raw`\b(?:(?:back )?in (?:${MONTH}|(?:19|20)\d\d)|(?:at|in|on) (?:the|our) (?:last|previous) (?:meeting|call|session|review|retro|one)|last (?:call|meeting|session|season|spring|summer|autumn|fall|winter|round)|when (?:[\w'-]+ ){1,3}(?:[a-z]+ed|died|left|came|began|took|went|got|made|was|were|had|said)\b)`,
+);
+/** The choice said in the past tense: "we agreed", "they decided", "the board voted". */
+const PAST_CHOICE =
+  /\b(?:we|they|you|i|the \w+) (?:all )?(?:agreed|decided|voted|chose|settled|resolved|said|went with|picked|froze|turned (?:it |them )?down)\b/;
+/**
+ * "In February we agreed to take the kit deal", "When Nonno died we decided the building stays":
+ * a decision recalled, not made. Both parts are needed: "we agreed" alone may be today's.
+ */
+export function recalled(lower: string): boolean {
+  return PAST_TIME.test(lower) && PAST_CHOICE.test(lower);
+}
+
 export const EXPLICIT: RegExp[] = [
   /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
   /\bwe(?:'re| are) (?:all )?agreed(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
@@ -36,6 +55,21 @@ export const EXPLICIT: RegExp[] = [
   /^(?:from (?:today|tomorrow|monday)|as of (?:today|now|tomorrow|monday)),\s*(.{12,})$/,
   /\b(?:so |okay,? )?the plan is(?: to)?[:,]?\s*(.+)$/,
   /^(.*\b(?:motion (?:carries|passes|is carried)|hearing no objections|without objection|(?:is|are) (?:hereby )?approved|we (?:hereby )?appoint|so resolved)\b.*)$/,
+  // A vote's result said by its outcome: "The ayes have it.", "The amendment fails.", "It's unanimous."
+  /^(.*\b(?:the (?:ayes|yeas|noes|nays|nos) have it|(?:the )?(?:motion|amendment|proposal|resolution|measure) (?:fails|falls|is (?:defeated|rejected|lost|adopted|passed)|does not (?:pass|carry))|(?:carried|passed|approved|adopted) unanimously|(?:it's|it is|that's|that is) unanimous)\b.*)$/,
+  // A formal resolution: "The board resolves to adopt…", "the committee resolves that…".
+  /\b(?:the (?:board|committee|council|meeting|panel|trustees|governors|members)|we) (?:hereby )?resolves? (?:to |that )(.*)$/,
+  // A ruling by whoever decides: "I'm making the call: fix in both", "my call is we wait".
+  /\b(?:i'm|i am) (?:making|taking) (?:the|this|that) (?:call|decision)\b(?: (?:on|about|for) [^:,;]+)?[:,;]?\s*(.*)$/,
+  /\b(?:my|the|our) (?:call|ruling|verdict) (?:is|here is)\b[:,]?\s*(?:that |to )?(.*)$/,
+  // What the room agreed on, named as such: "Consensus is we drop 3.8."
+  /\b(?:the )?consensus (?:is|seems to be)\b[:,]?\s*(?:that |to )?(.*)$/,
+  // Leave to go ahead: "Then you have the green light, up to nine hundred."
+  /^(.*\b(?:have|has|got|get) (?:the|my|our|a) (?:green light|go-ahead|go ahead|blessing)\b.*)$/,
+  // A one-word verdict: "Okay, it's a hire.", "That's a go."
+  /^(?:so |okay,? |then )?((?:it's|it is|that's|that is) a (?:go|no-go|hire|no-hire|deal))[.!]?$/,
+  // Keeping things as they are: "So we keep it as is: comments close on the 22nd."
+  /(?<!\b(?:if|unless|whether|when)\s)\b(we (?:'ll |will )?(?:keep|leave) (?:it|them|that|this|things|everything|(?:the |our )?[\w'-]+(?: [\w'-]+){0,2}) (?:as (?:is|it is|they are|it stands)|unchanged|the same|where (?:it is|they are))\b.*)$/,
 ];
 
 export const REVERSAL = /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b/;
@@ -56,15 +90,30 @@ export const ASKS_TO_SPEAK =
   /\b(?:(?:i|can i|could i|may i|i'd like to|i want to|let me) (?:just )?(?:say|ask|add|mention|raise|bring up|speak|share|jump in)|quick question|something about)\b/;
 /** The same said on its own by whoever decides: "Do it.", "Go ahead.", "Approved." */
 export const BARE_APPROVAL =
-  /^(?:(?:okay|ok|fine|right|yes|yeah|alright)[,.!]?\s+)*(?:do it|go ahead(?: with it)?|go for it|approved|you have my approval|you've got my approval)(?: then)?[.!]?$/;
+  /^(?:(?:okay|ok|fine|right|yes|yeah|alright)[,.!]?\s+)*(?:do it|do that|go ahead(?: with it)?|go for it|approved|you have my approval|you've got my approval)(?: then)?[.!]?$/;
+/**
+ * "let's" that runs the meeting: its order ("let's do the hook rename now", "let's take budgets
+ * first"), its length ("let's keep it to forty minutes") and its parts ("let's do a small design
+ * question").
+ */
 export const PROCEDURAL =
-  /^(?:go\b|make a start|put (?:it|this|that) to (?:a|the) vote|vote\b|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+  /^(?:(?:do|take|cover|tackle|handle|hear|go through|start with) .{1,40}? (?:now|first|next|last)[.!]?$|keep (?:it|this|things|the (?:meeting|call)) (?:short|brief|quick|tight|focused|to |under )|go\b|make a start|put (?:it|this|that) to (?:a|the) vote|vote\b|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|an|our|some)? ?(?:[\w-]+ ){0,3}(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
+/**
+ * "Then we're dropping the full clean.", "No. We're cutting the matrix.": a plan said in the
+ * present progressive, at the head of the sentence (not "…or we're rolling with the light one"),
+ * with a verb that changes what will happen. "We're paying for two floors", "we're waiting on
+ * them" describe what is, and their verbs are not among these.
+ */
+export const WE_ARE_DOING =
+  /^(?:(?:then|so|okay|ok|right|alright|fine|no|yes|well|good)[,.!]?\s+)*(we(?:'re| are) (?:now |also |just )?(?:dropping|cutting|pulling|cancell?ing|scrapping|stopping|starting|switching|moving|changing|keeping|sticking|staying|adding|removing|raising|lowering|increasing|reducing|extending|postponing|delaying|deferring|pushing|bringing|hiring|closing|opening|launching|shipping|freezing|unfreezing|reversing|splitting|merging|adopting|approving|rejecting|accepting|renewing|booking|signing|replacing|skipping|shelving|parking|dropping|trialling|trialing|piloting|waiving|refunding|crediting|funding|going ahead|going with|holding off|sticking with|putting)\b.*)$/;
 /** "We're not naming him.": a choice not to, said in the present. */
 export const WE_ARE_NOT =
   /(?<!\b(?:if|unless|because|when|whether|once)\s)\bwe(?:'re| are) not (?!going\b|sure\b|there\b|ready\b|expecting\b|getting\b|seeing\b|talking\b|doing (?:well|great|badly)\b|looking (?:at|for)\b)([a-z]+ing\b.*)$/;
 export const WE_WILL =
-  // Not in a clause that only sets a condition ("which we won't have unless the grant comes").
-  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up)(.+)$/;
+  // Not in a clause that only sets a condition ("which we won't have unless the grant comes"),
+  // nor a consequence nobody chooses ("we'll lose kids"), nor what the meeting does next ("we'll
+  // now open public comment").
+  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up|now\b|lose\b|miss\b|fail\b|regret|struggle|suffer|run out|end up|fall\b|drown|go under|go bust|get (?:stick|caught|hurt|sued|fined|blamed|burned))(.+)$/;
 
 /**
  * "We'll have a release candidate on the 22nd": a side promising a deliverable by a date is a

@@ -21,7 +21,9 @@ import {
   PAST,
   PROCEDURAL,
   PUT_OFF,
+  recalled,
   REVERSAL,
+  WE_ARE_DOING,
   WE_ARE_NOT,
   WE_WILL,
 } from './decision-phrases.js';
@@ -32,13 +34,17 @@ import {
  * "let's…" and "we'll…" count unless they run the meeting itself ("let's do the usual round",
  * "let's wrap up") or only announce the speaker's side's own work to the other side.
  */
-
 export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
   const found: Array<{ text: string; line: number; lineId: string }> = [];
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
     // "We take back the decision from last month: …" names the past only to undo it.
-    if (lower.endsWith('?') || (PAST.test(lower) && !REVERSAL.test(lower)) || NOT_NOW.test(lower)) return;
+    if (
+      lower.endsWith('?') ||
+      ((PAST.test(lower) || recalled(lower)) && !REVERSAL.test(lower)) ||
+      NOT_NOW.test(lower)
+    )
+      return;
     const bare = lower.replace(LEAD, '');
     let b = i - 1;
     while (b > 0 && FILLER.test(sentences[b]!.lower.trim()) && sentences[b]!.speaker === s.speaker) b -= 1;
@@ -87,6 +93,7 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
       else if (will && !thin(will[1]!) && !DELIVERY.test(will[1]!)) rest = bare.slice(will.index);
       else if (WE_ARE_NOT.test(bare)) rest = bare;
+      else if (WE_ARE_DOING.test(lower)) rest = WE_ARE_DOING.exec(lower)![1]!;
       else if (putToAssent(sentences, i)) rest = bare;
       else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
       else if (NO_THING.test(lower)) rest = bare;

@@ -411,3 +411,71 @@ Bo: That's fine, as long as it's after the cleaners.`);
     expect(found.map((d) => d.sources)).toEqual([['2']]);
   });
 });
+
+describe('decisions said by tense, ruling and vote', () => {
+  it('takes a plan in the present progressive with a verb that changes what happens', async () => {
+    const found = await decisionsOf(`Ada: The evening class only ever gets three people.
+Bo: Then we're cancelling the evening class from next term.
+Ada: No. We're moving the pottery kiln to the back room instead.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3']]);
+    expect(found[0]!.text).toMatch(/cancelling the evening class/);
+  });
+
+  it('does not take a progressive that describes what is, or one said as a consequence', async () => {
+    expect(
+      await decisionsOf(`Ada: We're paying for a van we use twice a month.
+Bo: We're waiting on the insurer before anything else.
+Ada: Fix the gate, or we're losing chickens every week.`),
+    ).toEqual([]);
+  });
+
+  it('takes a vote by its outcome, a formal resolution and a unanimous result', async () => {
+    const found = await decisionsOf(`Ada: All in favour of the later opening time?
+Bo: Three ayes, four noes. The noes have it.
+Ada: The motion to sell the minibus fails.
+Bo: The trustees resolve to open the garden on Sundays from May.
+Ada: Seven for, nobody against, it's unanimous: the fees stay at ten pounds.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3'], ['4'], ['5']]);
+  });
+
+  it('takes a ruling, a consensus, a green light and a one-word verdict', async () => {
+    const found = await decisionsOf(`Ada: I'm making the call on the launch: we ship the web app alone.
+Bo: The consensus is that the newsletter goes monthly.
+Ada: Then you have the green light for the second printer, up to six hundred.
+Bo: Next, the new cook. Show of hands?
+Ada: Everyone liked her in the trial shift. Okay, it's a hire.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['2'], ['3'], ['5']]);
+    expect(found[0]!.text).toMatch(/^We ship the web app alone$/);
+  });
+
+  it('takes keeping things as they are, but not as a condition', async () => {
+    const found = await decisionsOf(`Ada: Members asked for a cheaper student rate.
+Bo: So we keep the student rate as it is, twelve a month.
+Ada: If we leave it unchanged we lose the students.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+  });
+
+  it('leaves out a decision recalled with its time, and a consequence said as "we\'ll"', async () => {
+    expect(
+      await decisionsOf(`Ada: In March we agreed to close the café on Mondays.
+Bo: When the old boiler broke we decided the hall stays shut in January.
+Ada: If the fee doubles we'll lose half the members.
+Bo: We'll now hear from the treasurer.`),
+    ).toEqual([]);
+  });
+
+  it('does not take "let\'s" that orders, times or fills the meeting', async () => {
+    expect(
+      await decisionsOf(`Ada: Let's keep it to half an hour, people have trains.
+Bo: Then let's do the rota question now.
+Ada: Let's do one more question from the floor.`),
+    ).toEqual([]);
+  });
+
+  it('takes "Do that." as approving the offer before it', async () => {
+    const found = await decisionsOf(`Ada: I can ring the supplier and ask for the blue tiles instead.
+Bo: Do that.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(found[0]!.text).toMatch(/blue tiles/);
+  });
+});
