@@ -1,6 +1,7 @@
 /**
  * The phrases that make one sentence a decision, or keep it from being one. decisions.ts reads
- * them a sentence at a time; what only the turns around a sentence show is in confirmations.ts.
+ * them a sentence at a time; what only the turns around a sentence show is in confirmations.ts
+ * and choices.ts.
  */
 export const LEAD =
   /^(?:(?:and|so|then|okay|ok|alright|all right|right|yes|no|good|great|fine|agreed|perfect|well)[,.!]?\s+)*/;
@@ -82,7 +83,7 @@ export const NOT_NOW =
 export const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
 /** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
 export const PUT_OFF =
-  /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
+  /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:decide|choose|pick|settle|vote)\b|^not (?:(?:.*\b(?:yet|right now|for now|today|tonight)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
 /** "let's do this" names no choice of its own: the proposal just before it does, if any. */
 export const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
 /** "I want to say something about Saturdays." – "Go ahead.": leave to speak, not a decision. */

@@ -1,5 +1,6 @@
 import type { SummaryPoint } from '../types.js';
 import { words } from './actions.js';
+import { closedWithThen, optionChosen, pointsBack, putOffToNamedTime, type TurnDecision } from './choices.js';
 import { confirmedDecision } from './confirmations.js';
 import { contentLemmas, type Sentence } from './nlp.js';
 import {
@@ -35,9 +36,22 @@ import {
  * "let's wrap up") or only announce the speaker's side's own work to the other side.
  */
 export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
-  const found: Array<{ text: string; line: number; lineId: string }> = [];
+  const found: Array<{ text: string; line: number; lineId: string; also?: string[] }> = [];
+  const add = (d: TurnDecision) =>
+    found.push({
+      text: d.text,
+      line: d.at[0]!.line,
+      lineId: d.at[0]!.lineId,
+      also: d.at.map((a) => a.lineId),
+    });
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
+    // "Let's not decide it today … we'll decide at the board on the 22nd": put off to a named time.
+    const putOff = putOffToNamedTime(sentences, i);
+    if (putOff) {
+      add(putOff);
+      return;
+    }
     // "We take back the decision from last month: …" names the past only to undo it.
     if (
       lower.endsWith('?') ||
@@ -73,6 +87,11 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     }
     // A sentence that gave an action item is a decision only when it says so explicitly.
     if (rest === null && !actionSentences.has(s)) {
+      const turn = optionChosen(sentences, i) ?? pointsBack(sentences, i) ?? closedWithThen(sentences, i);
+      if (turn) {
+        add(turn);
+        return;
+      }
       const lets = LETS.exec(bare);
       const will = WE_WILL.exec(bare);
       const approval = BARE_APPROVAL.test(lower);
@@ -95,7 +114,7 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       else if (WE_ARE_NOT.test(bare)) rest = bare;
       else if (WE_ARE_DOING.test(lower)) rest = WE_ARE_DOING.exec(lower)![1]!;
       else if (putToAssent(sentences, i)) rest = bare;
-      else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
+      else if (agreed && statement(agreed[1]!, s)) rest = agreed[1]!;
       else if (NO_THING.test(lower)) rest = bare;
       else if (confirmedDecision(sentences, i)) rest = bare;
     }
@@ -104,20 +123,23 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   });
   // The same decision restated on the next line ("Agreed, we'll…") is one decision, and so is
   // one that only points at its neighbour ("Let's not do that again." – "No band this year.").
+  // One turn makes one decision, however many sentences it takes to say it.
   const merged: Array<{ text: string; lines: number[]; ids: string[] }> = [];
   for (const f of found) {
     const last = merged[merged.length - 1];
+    const lastLine = last?.lines[last.lines.length - 1];
     if (
       last &&
-      f.line - last.lines[last.lines.length - 1]! <= 1 &&
-      (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))
+      (f.line === lastLine ||
+        (f.line - lastLine! <= 1 &&
+          (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))))
     ) {
       if (thin(last.text) && !thin(f.text)) last.text = f.text;
       last.lines.push(f.line);
-      if (!last.ids.includes(f.lineId)) last.ids.push(f.lineId);
-    } else merged.push({ text: f.text, lines: [f.line], ids: [f.lineId] });
+      for (const id of [f.lineId, ...(f.also ?? [])]) if (!last.ids.includes(id)) last.ids.push(id);
+    } else merged.push({ text: f.text, lines: [f.line], ids: [...new Set([f.lineId, ...(f.also ?? [])])] });
   }
-  return merged.map((m) => ({ text: m.text, sources: m.ids }));
+  return merged.map((m) => ({ text: m.text, sources: sortIds(m.ids) }));
 }
 
 /**
@@ -176,10 +198,33 @@ const PLAN_STATEMENT =
   /^(?:we|nobody|no one|everyone|everybody|each of us|all of us)\s+(?!(?:are|were|is|was|have|had|need|should|could|would|might|must|can|can't|think|know|feel|agree|did|do|don't|didn't|all|both|just|really|probably)\b)[a-z']+/;
 /** A view: "a day is too long", "that won't scale", "it'd be better". */
 const VIEW = /\b(?:is|are|was|were|won't|can't|wouldn't|would|'d be|seems?|looks?|feels?|sounds?)\b/;
-function statement(text: string): boolean {
+function statement(text: string, s: Sentence): boolean {
   const t = text.trim();
   if (t.endsWith('?') || PAST.test(t)) return false;
-  return PLAN_STATEMENT.test(t) || (!VIEW.test(t) && t.split(/\s+/).length >= 3);
+  return PLAN_STATEMENT.test(t) || (!VIEW.test(t) && !copula(s) && t.split(/\s+/).length >= 3);
+}
+
+/**
+ * "the roof's a disgrace", "the building's not on the table", "senior's right for now": a noun
+ * with "'s" for "is" (wink tags it as the possessive's particle). A possessive goes on to a noun
+ * and its verb ("Rosa's plan works"); "is" goes on to a determiner, "not", an adverb, an
+ * adjective or a preposition, or to a noun that ends the clause.
+ */
+function copula(s: Sentence): boolean {
+  return s.tokens.some((t, k) => {
+    if (t.lower !== "'s" || t.pos === 'AUX') return t.pos === 'AUX' && t.lemma === 'be';
+    const next = s.tokens[k + 1];
+    const after = s.tokens[k + 2];
+    if (!next) return false;
+    if (/^(?:DET|PART|ADV|ADJ|ADP|NUM)$/.test(next.pos))
+      return !(next.pos === 'ADJ' && after?.pos === 'NOUN');
+    return next.pos === 'NOUN' && (!after || !/^(?:VERB|NOUN|AUX|PROPN)$/.test(after.pos));
+  });
+}
+
+/** Line ids in transcript order (a decision may point back at the proposal it takes up). */
+function sortIds(ids: string[]): string[] {
+  return ids.every((id) => /^\d+$/.test(id)) ? [...ids].sort((a, b) => Number(a) - Number(b)) : ids;
 }
 
 /** Few content words once pronouns are set aside: "do that again", "keep it". */

@@ -479,3 +479,75 @@ Bo: Do that.`);
     expect(found[0]!.text).toMatch(/blue tiles/);
   });
 });
+
+describe('decisions made across turns', () => {
+  it('takes an option named as the choice when someone takes it up, or with "then"', async () => {
+    const found = await decisionsOf(`Ada: For the team shirts, navy or bottle green?
+Bo: Green shows every stain.
+Cy: Navy.
+Ada: Fine by me.
+Bo: Do we hold the quiz in the hall or the garden?
+Cy: The garden floods when it rains.
+Bo: The hall, then.`);
+    expect(found.map((d) => d.sources)).toEqual([['3', '4'], ['7']]);
+    expect(found[0]!.text).toMatch(/^Navy \(For the team shirts, navy or bottle green\?/);
+  });
+
+  it('does not take an option that is only leaned towards or judged', async () => {
+    expect(
+      await decisionsOf(`Ada: Are we printing the flyers on matt or gloss?
+Bo: Matt, I think.
+Cy: Gloss looks cheap on flyers.
+Ada: Agreed, it does.`),
+    ).toEqual([]);
+  });
+
+  it('takes a plan closed with "then", and "fine, X then" after a counter-proposal', async () => {
+    const found = await decisionsOf(`Ada: The flood and the election both want the front page.
+Bo: We have the flood pictures already.
+Ada: The flood leads, then.
+Bo: Could we move the print run to Thursday?
+Ada: Fine, Thursday then.`);
+    expect(found.map((d) => d.sources)).toEqual([['3'], ['5']]);
+  });
+
+  it('does not take "then" that closes a deadline or takes a task', async () => {
+    expect(
+      await decisionsOf(`Ada: Can you send the minutes by six?
+Bo: Make it five, the office shuts early.
+Ada: Five, then.
+Bo: Who is locking up tonight?
+Ada: That's me, then.`),
+    ).toEqual([]);
+  });
+
+  it('takes "that\'s what we\'ll do" as the proposal it points back at', async () => {
+    const found = await decisionsOf(`Ada: I suggest we move the book sale to the spring. Any objections?
+Bo: None here.
+Cy: Fine with me.
+Ada: Then that's what we'll do.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '4']]);
+    expect(found[0]!.text).toMatch(/book sale to the spring/);
+    expect(
+      await decisionsOf(`Ada: We meet at the station at eight.
+Bo: That's what we always do.`),
+    ).toEqual([]);
+  });
+
+  it('takes a question put off to a named time, but not one put off without a time', async () => {
+    const found = await decisionsOf(
+      `Ada: Let's not choose the caterer tonight. Send me both menus and we'll decide at the March meeting.`,
+    );
+    expect(found.map((d) => d.sources)).toEqual([['1']]);
+    expect(found[0]!.text).toMatch(/caterer.*March meeting/);
+    expect(await decisionsOf(`Ada: Let's not choose the caterer tonight. Both menus look fine.`)).toEqual([]);
+  });
+
+  it('does not take "agreed" with a view said with a contracted "is"', async () => {
+    expect(
+      await decisionsOf(`Ada: The car park is a mess after the market.
+Bo: Agreed, the car park's a disgrace.
+Ada: Agreed, the rota's not working either.`),
+    ).toEqual([]);
+  });
+});

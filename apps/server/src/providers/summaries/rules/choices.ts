@@ -1,0 +1,190 @@
+import { contentLemmas, type Sentence } from './nlp.js';
+
+/**
+ * Decisions that take more than one turn to make: one of the options put to the room named as
+ * the choice ("Options are fourteen or the remote." … "Fourteen, then."), a plan that points back
+ * at a proposal ("I'm proposing she gets the commit bit. Objections?" … "Then that's what we'll
+ * do."), and a question put off to a named time ("Let's not decide the lease today … bring it to
+ * the board on the 22nd and we'll decide there"). Each returns the decision's words and the
+ * sentences it stands on, or null.
+ */
+export interface TurnDecision {
+  text: string;
+  /** The sentences the decision was made in, first the one that names it. */
+  at: Sentence[];
+}
+
+/** How far back, in lines, the options or the proposal may have been put. */
+const OPTIONS_WINDOW = 6;
+const PROPOSAL_WINDOW = 4;
+
+/** A sentence that puts alternatives: "…, or the short one?", "three options: …", "between X and Y". */
+const NAMES_OPTIONS = /\b(?:options?|choices?|alternatives|contenders|candidates)\b|\bbetween\b.+\band\b/;
+/** Words of an options sentence that name no option. */
+const NOT_AN_OPTION =
+  /^(?:option|choice|alternative|contender|candidate|one|thing|way|go|do|want|think|say|mean|need|get|have|be|can|could|would|should|use|make|take|pick|choose|decide|between|either|both|other|else|instead|rather|just|still|really)$/;
+/** An answer that only leans: "Thinking, I'd say.", "Probably the grey." */
+const HEDGED = /\b(?:i'd say|i think|i guess|i suppose|maybe|probably|perhaps|not sure|i'd lean|leaning)\b/;
+/** What closes a choice: "then" at the end of its clause ("Fourteen, then.", "Hospital leads, then, …"). */
+const THEN_CLOSE = /^(.+?),? then(?:[,.!;]|$)/;
+/** The start of a reply that takes the choice up: "Fine by me.", "Agreed, senior's right." */
+const ASSENT_START =
+  /^(?:agreed|fine by me|works for me|that works|sounds good|sounds right|makes sense|yes|yeah|yep|okay|ok|fine|good|great|perfect|deal|done|lock it in)\b/;
+/** A sentence of only assent words: "Fine.", "Fine. Fine.", "Yes." */
+const AFFIRM_ONLY =
+  /^(?:(?:okay|ok|alright|all right|right|fine|agreed|yes|yeah|yep|good|great|perfect)[,.!]?\s*)+$/;
+/** Said to wrap up or to greet, never a choice: "See you Friday, then.", "Thanks, then." */
+const FAREWELL =
+  /^(?:see you|bye|talk|speak|catch you|thanks|thank you|cheers|night|morning|over to|off you go)\b/;
+
+/**
+ * The option words put to the room in the last few lines: the content lemmas of a question with
+ * "or" that asks the group ("are we doing the full menu, or the short one?") or is verbless
+ * ("Blue or green for the banner?"), and of a sentence that names options (with the rest of its
+ * line, where the list often follows: "Four contenders. Hospital waiting lists, the parking …").
+ */
+function optionWords(sentences: Sentence[], i: number): Set<string> {
+  const s = sentences[i]!;
+  const words = new Set<string>();
+  for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= OPTIONS_WINDOW; j -= 1) {
+    const p = sentences[j]!;
+    const asksGroup =
+      /\bor\b/.test(p.lower) &&
+      (/\bwe\b/.test(p.lower) || !p.tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX'));
+    const named = NAMES_OPTIONS.test(p.lower);
+    if (!asksGroup && !named) continue;
+    const from = named ? sentences.filter((q) => q.line === p.line && q.speaker === p.speaker) : [p];
+    for (const q of from)
+      for (const t of q.tokens)
+        if (t.word && (!t.stop || t.pos === 'NUM') && t.lower.length > 1 && !NOT_AN_OPTION.test(t.lemma))
+          words.add(t.lemma);
+  }
+  return words;
+}
+
+/**
+ * One of the options named as the choice, in few words, not hedged, and closed as a choice: by
+ * "then" ("Eighteenth, then."), by an "Okay." or "Fine." that opens the turn ("Fine. Fine. Short
+ * menu for the first week …"), or by someone else taking it up on the next line ("Charcoal." –
+ * "Fine by me."). "Short. Honestly, short." answered by "I hate the short menu" is a view.
+ */
+export function optionChosen(sentences: Sentence[], i: number): TurnDecision | null {
+  const s = sentences[i]!;
+  const lower = s.lower.trim();
+  if (lower.endsWith('?') || HEDGED.test(lower) || FAREWELL.test(lower)) return null;
+  const words = s.tokens.filter((t) => t.word);
+  // The option comes first: "Charcoal.", "Fourteen, then.", "Only couples." (after "the", "a").
+  const lead = words.filter((t) => t.pos !== 'DET' && !AFFIRM_ONLY.test(t.lower)).slice(0, 2);
+  const then = THEN_CLOSE.exec(lower);
+  const head = then ? then[1]!.split(/\s+/).length : words.length;
+  const verbless = !s.tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  // A bare option ("Charcoal.", "Short menu for the first week, …") or one closed by "then";
+  // "Painted looks best" and "Vinyl can look cheap" are views about an option.
+  if (then ? head > 6 : !verbless || words.length > 12) return null;
+  const options = optionWords(sentences, i);
+  if (!lead.some((t) => options.has(t.lemma))) return null;
+
+  const turnStart = sentences.findIndex((q) => q.line === s.line);
+  const opened = turnStart < i && AFFIRM_ONLY.test(sentences[turnStart]!.lower.trim());
+  const reply = sentences.find((q) => q.line === s.line + 1);
+  const takenUp = !!reply && reply.speaker !== s.speaker && ASSENT_START.test(reply.lower.trim());
+  // The rest of the turn may take it back ("Short. … But honestly, I don't know.").
+  if (!then && !opened && !takenUp) return null;
+  const at = takenUp ? [s, reply] : [s];
+  return { text: withContext(s, sentences, i), at };
+}
+
+/**
+ * "Hospital leads, then, response or no response.": a plan said as a clause closed by "then",
+ * with a subject that is no pronoun ("That's me, then" takes a task, not a choice), after someone
+ * else spoke. "Fine, Thursday then." after a counter-proposal: the assent names what it accepts.
+ */
+export function closedWithThen(sentences: Sentence[], i: number): TurnDecision | null {
+  const s = sentences[i]!;
+  const lower = s.lower.trim();
+  const then = THEN_CLOSE.exec(lower);
+  if (!then || lower.endsWith('?') || HEDGED.test(lower) || FAREWELL.test(lower)) return null;
+  const before = sentences
+    .slice(0, i)
+    .reverse()
+    .find((p) => p.line < s.line);
+  if (!before || before.speaker === s.speaker || s.line - before.line > 1) return null;
+  // One clause: "Leave starts Monday, so, today then." closes a date, not a plan.
+  if (then[1]!.includes(',') && !/^(?:okay|ok|alright|right|fine|yes|yeah|good),/.test(then[1]!)) return null;
+  const head = then[1]!.replace(/^(?:(?:okay|ok|alright|right|fine|yes|yeah|good)[,.!]?\s+)+/, '');
+  const headTokens = s.tokens.filter((t) => t.word && head.split(/[\s,]+/).includes(t.lower));
+  if (headTokens.length === 0 || headTokens.length > 6 || FAREWELL.test(head)) return null;
+  const subject = headTokens[0]!;
+  const clause =
+    subject.pos !== 'PRON' &&
+    subject.pos !== 'AUX' &&
+    headTokens.slice(1).some((t) => t.pos === 'VERB' && t.lemma !== t.lower);
+  // "Fine, Thursday then.": assent, then the thing the other speaker proposed.
+  const assented = head !== then[1] && !headTokens.some((t) => t.pos === 'PRON' || t.pos === 'AUX');
+  const proposed = new Set(contentLemmas(before.tokens));
+  if (!clause && !(assented && headTokens.some((t) => proposed.has(t.lemma)))) return null;
+  return { text: withContext(s, sentences, i), at: [s] };
+}
+
+/** Points back at a plan: "Then that's what we'll do.", "So be it.", "Let's do that, then." */
+const POINTS_BACK =
+  /^(?:(?:then|so|okay|ok|right|good|great|fine|alright)[,.!]?\s+)*(?:(?:that's|that is) what we(?:'ll do| will do|'re going to do| are going to do|'re doing| are doing| do)|so be it|make it so|(?:let's|we'll) do (?:that|it|this))(?:,? then)?[.!]?$/;
+/** A plan put to the room: "I'm proposing she gets the commit bit.", "What if we…?", "Shall we…?" */
+const PROPOSES =
+  /\b(?:i (?:propose|suggest|move|recommend)|i'm (?:proposing|suggesting|recommending)|i'd (?:propose|suggest|recommend|go with|say we)|my (?:proposal|suggestion|recommendation) is|what if we|how about we|why don't we|shall we|should we|here's what we do)\b/;
+
+/**
+ * "Then that's what we'll do." names no plan of its own: the proposal put in the last few lines
+ * (by anyone, the speaker included) is the decision, and both lines are where it was made.
+ */
+export function pointsBack(sentences: Sentence[], i: number): TurnDecision | null {
+  const s = sentences[i]!;
+  if (!POINTS_BACK.test(s.lower.trim())) return null;
+  for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= PROPOSAL_WINDOW; j -= 1) {
+    const p = sentences[j]!;
+    if (p.line === s.line) continue;
+    if (PROPOSES.test(p.lower) && contentLemmas(p.tokens).length >= 2) {
+      return { text: sayPlain(p), at: [s, p] };
+    }
+  }
+  return null;
+}
+
+/** Putting a choice off: "Let's not decide the lease today.", "Not today." */
+const PUTS_OFF =
+  /\b(?:let's not (?:decide|settle|choose|pick|vote)|not (?:decide|settle|choose|pick) (?:it |that |this |the [\w' -]+ )?(?:today|tonight|now|yet)|(?:we|nobody) (?:don't|won't|isn't|is not|'s not) (?:decid|choos|settl)\w* (?:anything |it |that )?(?:today|tonight|now))\b/;
+/** A time or place to decide it later: "to the board on the 22nd", "at the June meeting". */
+const NAMED_LATER =
+  /\b(?:to|at|until|till|for|on) (?:the |our )?(?:next |[\w-]+ )?(?:meeting|board|session|review|agm|committee|call)\b|\b(?:on|until|till|to|by) (?:the )?\d{1,2}(?:st|nd|rd|th)\b|\b(?:until|till|to|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)\b|\bwe'll (?:decide|settle|choose|vote)(?: on)?(?: it| that| this)? (?:there|then|at|on|in)\b/;
+
+/**
+ * "Let's not decide the lease today. Pete, bring the terms to the board on the 22nd and we'll
+ * decide there.": a question put off to a named time is a decision; "Not today." alone is not.
+ */
+export function putOffToNamedTime(sentences: Sentence[], i: number): TurnDecision | null {
+  const s = sentences[i]!;
+  if (!PUTS_OFF.test(s.lower)) return null;
+  const turn = sentences.filter((q) => q.line === s.line);
+  const later = turn.find((q) => NAMED_LATER.test(q.lower) && !q.lower.trim().endsWith('?'));
+  if (!later) return null;
+  const text = later === s ? sayPlain(s) : `${sayPlain(s)}: ${sayPlain(later)}`;
+  return { text, at: [s] };
+}
+
+/** A short choice with what it chose between: "Charcoal (Between the grey and the charcoal…)". */
+function withContext(s: Sentence, sentences: Sentence[], i: number): string {
+  const own = sayPlain(s);
+  if (contentLemmas(s.tokens).length >= 3) return own;
+  const asked = sentences
+    .slice(Math.max(0, i - 8), i)
+    .reverse()
+    .find((p) => /\bor\b/.test(p.lower) || NAMES_OPTIONS.test(p.lower));
+  if (!asked) return own;
+  const context = sayPlain(asked);
+  return `${own} (${context.length > 100 ? `${context.slice(0, 97)}…` : context})`;
+}
+
+function sayPlain(s: Sentence): string {
+  const text = s.text.trim().replace(/[.!,;:\s]+$/, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
