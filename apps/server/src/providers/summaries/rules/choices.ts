@@ -171,6 +171,39 @@ export function putOffToNamedTime(sentences: Sentence[], i: number): TurnDecisio
   return { text, at: [s] };
 }
 
+/** An offer of a role or terms ("I can be that person for two weeks"), or the other side's request. */
+const OFFER_OR_REQUEST =
+  /\b(?:i|we) (?:can|could) (?!see|tell|say|hear|imagine|live with|try|ask|check|think)[a-z]+\b|\b(?:i'm|we're) happy to\b|\bwe(?:'d| would)? (?:want|like) (?:a|an|the|our|to have)\b/;
+/** A bare yes to it: "Agreed.", "Deal.", "Done." */
+const BARE_YES = /^(?:agreed|deal|done|that works|sounds good|fine by me|works for me)[.!]*$/;
+
+/**
+ * "We want a named engineer." – "I can be that person." – "Agreed. Oskar is your contact until
+ * the end of the month.": a bare yes that opens a turn, to an offer or a request on the line
+ * before (not a question, nor an offer of work, which is an action item), decides it; what the
+ * turn says next, if anything, says what was decided.
+ */
+export function offerAgreed(
+  sentences: Sentence[],
+  i: number,
+  actionSentences: ReadonlySet<Sentence>,
+): TurnDecision | null {
+  const s = sentences[i]!;
+  if (!BARE_YES.test(s.lower.trim()) || sentences[i - 1]?.line === s.line) return null;
+  const previous = sentences.filter((p) => p.line === s.line - 1);
+  if (previous.length === 0 || previous[0]!.speaker === s.speaker) return null;
+  const offer = previous.find(
+    (p) => OFFER_OR_REQUEST.test(p.lower) && !p.lower.trim().endsWith('?') && !actionSentences.has(p),
+  );
+  if (!offer || previous[previous.length - 1]!.lower.trim().endsWith('?')) return null;
+  const next = sentences[i + 1];
+  const said =
+    next && next.line === s.line && !next.lower.trim().endsWith('?') && contentLemmas(next.tokens).length >= 2
+      ? next
+      : offer;
+  return { text: sayPlain(said), at: [s] };
+}
+
 /** A short choice with what it chose between: "Charcoal (Between the grey and the charcoal…)". */
 function withContext(s: Sentence, sentences: Sentence[], i: number): string {
   const own = sayPlain(s);

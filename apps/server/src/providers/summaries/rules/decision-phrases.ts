@@ -74,6 +74,12 @@ export const EXPLICIT: RegExp[] = [
 ];
 
 export const REVERSAL = /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b/;
+/**
+ * Taking back what was just said: "Scratch that, Thursday.", "On second thought, the blue one."
+ * What follows it (in the sentence, or the next one) replaces the plan.
+ */
+export const CHANGE_OF_MIND =
+  /^(?:(?:ok|okay|no|actually|wait|sorry|hmm)[,.]?\s+)*(?:scratch that|forget (?:that|what i (?:just )?said)|on second thoughts?|change of plans?)\b[,.;:!-]*\s*(.*)$/;
 /** "Flu day is the 13th, in the church hall. Agreed?": a plan put to the room for assent. */
 export const ASSENT_CHECK =
   /^(?:agreed|all agreed|everyone agreed|are we agreed|everyone (?:okay|ok|happy|good) with that|okay with everyone|yes|right|ok|okay)\?$/;

@@ -1,6 +1,13 @@
 import type { SummaryPoint } from '../types.js';
 import { words } from './actions.js';
-import { closedWithThen, optionChosen, pointsBack, putOffToNamedTime, type TurnDecision } from './choices.js';
+import {
+  closedWithThen,
+  offerAgreed,
+  optionChosen,
+  pointsBack,
+  putOffToNamedTime,
+  type TurnDecision,
+} from './choices.js';
 import { confirmedDecision } from './confirmations.js';
 import { contentLemmas, type Sentence } from './nlp.js';
 import {
@@ -10,6 +17,7 @@ import {
   ASSENT_ONLY,
   BARE_AGREE,
   BARE_APPROVAL,
+  CHANGE_OF_MIND,
   CONFIRMS,
   DELIVERY,
   EXPLICIT,
@@ -69,8 +77,15 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       return;
     }
     let rest: string | null = null;
+    // "Scratch that, the hall on Friday." (or "Scratch that." and the new plan next).
+    const change = CHANGE_OF_MIND.exec(lower);
+    const changed = sentences[i - 1]?.line === s.line && CHANGE_OF_MIND.exec(sentences[i - 1]!.lower.trim());
+    if (!actionSentences.has(s)) {
+      if (change && change[1]!.length >= 6) rest = change[1]!;
+      else if (changed && changed[1] === '' && contentLemmas(s.tokens).length >= 2) rest = bare;
+    }
     const itIs = IT_IS.exec(bare);
-    if (itIs && nounPhrase(s, itIs[1]!)) rest = bare;
+    if (rest === null && itIs && nounPhrase(s, itIs[1]!)) rest = bare;
     for (const pattern of rest === null ? EXPLICIT : []) {
       const m = pattern.exec(bare);
       if (m) {
@@ -87,7 +102,11 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     }
     // A sentence that gave an action item is a decision only when it says so explicitly.
     if (rest === null && !actionSentences.has(s)) {
-      const turn = optionChosen(sentences, i) ?? pointsBack(sentences, i) ?? closedWithThen(sentences, i);
+      const turn =
+        optionChosen(sentences, i) ??
+        pointsBack(sentences, i) ??
+        closedWithThen(sentences, i) ??
+        offerAgreed(sentences, i, actionSentences);
       if (turn) {
         add(turn);
         return;

@@ -551,3 +551,62 @@ Ada: Agreed, the rota's not working either.`),
     ).toEqual([]);
   });
 });
+
+describe('decisions confirmed in the next turn', () => {
+  it('takes "then we <verb>" closing a discussion, but not the "then" of a condition', async () => {
+    const found = await decisionsOf(`Ada: Nobody knows whether the hall has a licence for music.
+Bo: The caretaker thinks so, the council has no record.
+Ada: Then we assume it doesn't.
+Bo: And what happens if an inspector turns up on the night?
+Ada: Then we apologise and turn it off.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a verbless ruling that sets a limit, but not the next topic or an answer', async () => {
+    const found = await decisionsOf(`Ada: Parents keep asking to bring siblings to the trip.
+Bo: The coach only has forty seats.
+Ada: Fine. Pupils only, no siblings.
+Bo: Okay. Next, the tuck shop.
+Ada: Is the tuck shop open on Fridays?
+Bo: Yes. Every Friday, no exceptions.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a yes or no to a should-question when it says what happens', async () => {
+    const found = await decisionsOf(`Ada: Should the volunteers wait for the new badges before they start?
+Bo: No, they can start on Monday with paper name tags.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(
+      await decisionsOf(`Ada: Should we switch the bank account to the credit union?
+Bo: Yes, probably, I'd have to look at the fees first.`),
+    ).toEqual([]);
+  });
+
+  it('takes an offer to the other side that they accept, and a bare yes to a role offered', async () => {
+    const found = await decisionsOf(`Ada: Because of the delay, we'd like to refund you the delivery charge.
+Bo: I appreciate that.
+Bo: We want one person we can call when a van is late.
+Ada: I can be that person until the new depot opens.
+Cy: Agreed. Ada is your contact for the depot, and the old number still works.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['5']]);
+    expect(found[1]!.text).toMatch(/^Ada is your contact/);
+  });
+
+  it('does not take a bare yes to a question or to an offer of work', async () => {
+    expect(
+      await decisionsOf(`Ada: I can print the posters tonight.
+Bo: Agreed.
+Ada: We could ask the school for their hall?
+Bo: Agreed.`),
+    ).toEqual([]);
+  });
+
+  it('takes what follows a change of mind, but not a task the speaker takes back', async () => {
+    const found = await decisionsOf(`Ada: The raffle is in the main hall at two.
+Ada: Scratch that, the small hall at three.
+Bo: On second thought, forget the balloons. Paper streamers only.
+Ada: Actually, scratch that, I'll ring the caterer myself.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3']]);
+    expect(found[0]!.text).toMatch(/small hall at three/i);
+  });
+});
