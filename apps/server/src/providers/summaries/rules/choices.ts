@@ -144,7 +144,7 @@ export function pointsBack(sentences: Sentence[], i: number): TurnDecision | nul
     const p = sentences[j]!;
     if (p.line === s.line) continue;
     if (PROPOSES.test(p.lower) && contentLemmas(p.tokens).length >= 2) {
-      return { text: sayPlain(p), at: [s, p] };
+      return { text: proposed(p), at: [s, p] };
     }
   }
   return null;
@@ -204,6 +204,66 @@ export function offerAgreed(
   return { text: sayPlain(said), at: [s] };
 }
 
+/** Taking a proposal up: "Works for me.", "Yes, let's.", "One more week is fine by me." */
+const TAKES_UP =
+  /^(?:(?:okay|ok|oh|yes|yeah|yep|right|fine|great|perfect)[,.!]?\s+)*(?:agreed|sounds good|that works|works for me|fine by me|makes sense|deal|let's do (?:it|that)|let's(?=[.!]*$)|yes please|i'm in|i'm happy with that)\b|\b(?:is|sounds|seems) (?:fine|good|okay) (?:by|with|to) me\b/;
+/** …with a reservation that keeps it open: "I like it, but who runs it?" */
+const RESERVATION = /\b(?:but|though|however|not sure|don't|doubt|worried)\b/;
+
+/**
+ * "What if we run it one more week?" – "One more week is fine by me.": a proposal put to the room
+ * (what if / how about / why don't we / shall we / I suggest…) that the first other speaker to
+ * answer, within two lines, takes up without reservation. A reply that hands the work to someone
+ * ("Good idea. Luis, would you…") makes it an action item instead.
+ */
+export function proposalAgreed(
+  sentences: Sentence[],
+  i: number,
+  actionSentences: ReadonlySet<Sentence>,
+): TurnDecision | null {
+  const s = sentences[i]!;
+  if (sentences[i - 1]?.line === s.line || !TAKES_UP.test(s.lower.trim())) return null;
+  const turn = sentences.filter((q) => q.line === s.line);
+  if (turn.some((q) => actionSentences.has(q) || RESERVATION.test(q.lower))) return null;
+  for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= 2; j -= 1) {
+    const p = sentences[j]!;
+    if (p.speaker === s.speaker) return null;
+    const proposes = PROPOSES.test(p.lower) || /^how about\b/.test(p.lower.trim());
+    if (!proposes) continue;
+    if (actionSentences.has(p) || contentLemmas(p.tokens).length < 2) return null;
+    // Only the first answer by someone else counts: the proposer's own "Deal." comes after it.
+    const answeredBefore = sentences.slice(j + 1, i).some((q) => q.line > p.line && q.speaker !== p.speaker);
+    return answeredBefore ? null : { text: proposed(p), at: [s, p] };
+  }
+  return null;
+}
+
+/** A call for a vote: "All those in favour?", "Show of hands.", "Against?" */
+const VOTE_CALL =
+  /\b(?:all (?:those )?in favou?r|those in favou?r|show of hands|hands up|against\?|abstentions?\b|put (?:it|this|that) to (?:a|the) vote|let's vote|vote on (?:it|this|that))/;
+/** The result in a word: "Carried.", "Motion carried unanimously.", "Defeated." */
+const VOTE_RESULT =
+  /^(?:(?:so|okay|ok|then|right)[,.]?\s+)?(?:the )?(?:motion |amendment |proposal )?(?:carried|carries|passed|passes|adopted|defeated|rejected|lost|fails|falls)(?: unanimously| then)?[.!]?$/;
+/** What was moved: "I move that we ask the council…", "I propose…", "the motion is…". */
+const MOTION = /\b(?:i move|i'd like to move|i propose|i'm proposing|the motion is|motion to)\b/;
+
+/**
+ * "All those in favour? Eleven. Against? Two. Carried.": a one-word result after a call for a
+ * vote in the last three lines; the decision is the motion put (when it was said), and the result
+ * is where it was made.
+ */
+export function voteResult(sentences: Sentence[], i: number): TurnDecision | null {
+  const s = sentences[i]!;
+  if (!VOTE_RESULT.test(s.lower.trim())) return null;
+  const recent = sentences.slice(0, i).filter((p) => s.line - p.line <= 3);
+  if (!recent.some((p) => VOTE_CALL.test(p.lower))) return null;
+  const motion = sentences
+    .slice(0, i)
+    .reverse()
+    .find((p) => s.line - p.line <= 6 && MOTION.test(p.lower));
+  return { text: motion ? `${sayPlain(s)}: ${proposed(motion)}` : sayPlain(s), at: [s] };
+}
+
 /** A short choice with what it chose between: "Charcoal (Between the grey and the charcoal…)". */
 function withContext(s: Sentence, sentences: Sentence[], i: number): string {
   const own = sayPlain(s);
@@ -215,6 +275,20 @@ function withContext(s: Sentence, sentences: Sentence[], i: number): string {
   if (!asked) return own;
   const context = sayPlain(asked);
   return `${own} (${context.length > 100 ? `${context.slice(0, 97)}…` : context})`;
+}
+
+/** What a proposal proposes: "What if we run it one more week?" → "Run it one more week". */
+function proposed(p: Sentence): string {
+  const m =
+    /\b(?:what if we|how about we|why don't we|shall we|should we|how about|i (?:propose|suggest|move|recommend)|i'm (?:proposing|suggesting|recommending)|i'd (?:propose|suggest|recommend)|my (?:proposal|suggestion|recommendation) is)(?: that)?(?: we)?[:,]?\s+/.exec(
+      p.lower,
+    );
+  if (!m) return sayPlain(p);
+  const text = p.text
+    .slice(m.index + m[0].length)
+    .trim()
+    .replace(/[?.!,;:\s]+$/, '');
+  return text.length >= 6 ? text.charAt(0).toUpperCase() + text.slice(1) : sayPlain(p);
 }
 
 function sayPlain(s: Sentence): string {

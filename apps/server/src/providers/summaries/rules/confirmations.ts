@@ -31,8 +31,12 @@ const CONSENSUS_CHECK =
 /** What is said between the check and the plan: "No?", "Nobody?", "Good." */
 const SILENCE = /^(?:no|none|nobody|no one|nothing|good|okay|ok|great|right|alright)[?.!]*$/;
 
-/** "Should engineering wait for the results?": what someone should do, put as a question. */
-const SHOULD_QUESTION = /\b(?:should|shall) (?:we|i|you|they|[a-z]+) (?:still |also |just |first )?[a-z]+\b/;
+/**
+ * "Should engineering wait for the results?", "Are we doing the cake stall again?", "Do we keep the
+ * old provider?": what is to be done, put as a question.
+ */
+const SHOULD_QUESTION =
+  /\b(?:should|shall) (?:we|i|you|they|[a-z]+) (?:still |also |just |first )?[a-z]+\b|\bare we (?:still |also )?(?!going to need|getting|seeing)[a-z]+ing\b|\bdo we (?:still |also )?(?!need|have|know|think|get|mean)(?:keep|do|go|want|stay|run|hold|use|offer|charge|cancel|drop|open|close|print|book|pay|move|change|switch|stick)\b/;
 /** A yes or no that answers it with what is to be done: "No, Victor can start on step one." */
 const RULED = /^(?:yes|yeah|yep|no|nope)[,.!]\s+\S/;
 const HEDGE = /\b(?:maybe|probably|perhaps|i think|i guess|not sure|no idea|i don't know|depends)\b/;
@@ -62,7 +66,27 @@ export function confirmedDecision(sentences: Sentence[], i: number): boolean {
     answersProposal(sentences, i) ||
     affirmedPlan(sentences, i) ||
     acceptsRequest(sentences, i) ||
-    offerAccepted(sentences, i)
+    offerAccepted(sentences, i) ||
+    echoedPlan(sentences, i)
+  );
+}
+
+/** "So we fix it?" – "We fix it.": the plan asked about, said back as a statement by someone else. */
+function echoedPlan(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  const bare = s.lower.trim().replace(AFFIRMED, '');
+  const said = /^we (?:'ll |will )?([a-z]+)\b/.exec(bare);
+  if (!said || bare.endsWith('?') || NOT_PLAN.test(said[1]!) || MEETING_VERB.test(said[1]!)) return false;
+  const asked = sentences
+    .slice(0, i)
+    .reverse()
+    .find((p) => p.line < s.line);
+  return (
+    !!asked &&
+    s.line - asked.line === 1 &&
+    asked.speaker !== s.speaker &&
+    asked.lower.trim().endsWith('?') &&
+    new RegExp(String.raw`\bwe (?:'ll |will )?${said[1]}\b`).test(asked.lower)
   );
 }
 

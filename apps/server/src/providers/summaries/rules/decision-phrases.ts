@@ -24,8 +24,10 @@ const PAST_CHOICE =
  * a decision recalled, not made. Both parts are needed: "we agreed" alone may be today's.
  */
 export function recalled(lower: string): boolean {
-  return PAST_TIME.test(lower) && PAST_CHOICE.test(lower);
+  return PAST_CHOICE.test(lower) && (PAST_TIME.test(lower) || NARRATIVE.test(lower));
 }
+/** Told as a story: "We decided to patch it, because the season was starting." */
+const NARRATIVE = /\b(?:was|were|had|did|didn't|wasn't|weren't|hadn't)\b/;
 
 export const EXPLICIT: RegExp[] = [
   /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
@@ -109,10 +111,11 @@ export const PROCEDURAL =
  * "Then we're dropping the full clean.", "No. We're cutting the matrix.": a plan said in the
  * present progressive, at the head of the sentence (not "…or we're rolling with the light one"),
  * with a verb that changes what will happen. "We're paying for two floors", "we're waiting on
- * them" describe what is, and their verbs are not among these.
+ * them", "we're hiring for the payments squad", "we're starting with the budget" describe what is
+ * or run the meeting, and their verbs are not among these.
  */
 export const WE_ARE_DOING =
-  /^(?:(?:then|so|okay|ok|right|alright|fine|no|yes|well|good)[,.!]?\s+)*(we(?:'re| are) (?:now |also |just )?(?:dropping|cutting|pulling|cancell?ing|scrapping|stopping|starting|switching|moving|changing|keeping|sticking|staying|adding|removing|raising|lowering|increasing|reducing|extending|postponing|delaying|deferring|pushing|bringing|hiring|closing|opening|launching|shipping|freezing|unfreezing|reversing|splitting|merging|adopting|approving|rejecting|accepting|renewing|booking|signing|replacing|skipping|shelving|parking|dropping|trialling|trialing|piloting|waiving|refunding|crediting|funding|going ahead|going with|holding off|sticking with|putting)\b.*)$/;
+  /^(?:(?:then|so|okay|ok|right|alright|fine|no|yes|well|good)[,.!]?\s+)*(we(?:'re| are) (?:now |also |just )?(?:dropping|cutting|pulling|cancell?ing|scrapping|stopping|switching|moving|changing|keeping|sticking|adding|removing|raising|lowering|increasing|reducing|extending|postponing|delaying|deferring|pushing back|closing|freezing|unfreezing|reversing|splitting|merging|adopting|approving|rejecting|accepting|renewing|replacing|skipping|shelving|parking|trialling|trialing|piloting|waiving|refunding|crediting|funding|going ahead|going with|holding off)\b.*)$/;
 /** "We're not naming him.": a choice not to, said in the present. */
 export const WE_ARE_NOT =
   /(?<!\b(?:if|unless|because|when|whether|once)\s)\bwe(?:'re| are) not (?!going\b|sure\b|there\b|ready\b|expecting\b|getting\b|seeing\b|talking\b|doing (?:well|great|badly)\b|looking (?:at|for)\b)([a-z]+ing\b.*)$/;

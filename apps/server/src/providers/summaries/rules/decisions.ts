@@ -5,7 +5,9 @@ import {
   offerAgreed,
   optionChosen,
   pointsBack,
+  proposalAgreed,
   putOffToNamedTime,
+  voteResult,
   type TurnDecision,
 } from './choices.js';
 import { confirmedDecision } from './confirmations.js';
@@ -44,13 +46,15 @@ import {
  * "let's wrap up") or only announce the speaker's side's own work to the other side.
  */
 export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
-  const found: Array<{ text: string; line: number; lineId: string; also?: string[] }> = [];
+  const found: Array<{ text: string; line: number; lineId: string; also?: string[]; alsoLines?: number[] }> =
+    [];
   const add = (d: TurnDecision) =>
     found.push({
       text: d.text,
       line: d.at[0]!.line,
       lineId: d.at[0]!.lineId,
       also: d.at.map((a) => a.lineId),
+      alsoLines: d.at.map((a) => a.line),
     });
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
@@ -103,10 +107,12 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     // A sentence that gave an action item is a decision only when it says so explicitly.
     if (rest === null && !actionSentences.has(s)) {
       const turn =
+        voteResult(sentences, i) ??
         optionChosen(sentences, i) ??
         pointsBack(sentences, i) ??
         closedWithThen(sentences, i) ??
-        offerAgreed(sentences, i, actionSentences);
+        offerAgreed(sentences, i, actionSentences) ??
+        proposalAgreed(sentences, i, actionSentences);
       if (turn) {
         add(turn);
         return;
@@ -134,7 +140,12 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       else if (WE_ARE_DOING.test(lower)) rest = WE_ARE_DOING.exec(lower)![1]!;
       else if (putToAssent(sentences, i)) rest = bare;
       else if (agreed && statement(agreed[1]!, s)) rest = agreed[1]!;
-      else if (NO_THING.test(lower)) rest = bare;
+      // The "no" is the decision: "Then no long lease for now." keeps it.
+      else if (NO_THING.test(lower))
+        rest = lower.replace(
+          /^(?:(?:and|so|then|okay|ok|alright|right|yes|yeah|well|fine|agreed)[,.!]?\s+)*/,
+          '',
+        );
       else if (confirmedDecision(sentences, i)) rest = bare;
     }
     if (rest === null) return;
@@ -142,21 +153,29 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   });
   // The same decision restated on the next line ("Agreed, we'll…") is one decision, and so is
   // one that only points at its neighbour ("Let's not do that again." – "No band this year.").
-  // One turn makes one decision, however many sentences it takes to say it.
+  // One turn makes one decision, however many sentences it takes to say it; a choice confirmed
+  // after someone's assent ("Let's send the cache one." – "Happy with that." – "Cache talk it
+  // is.") is one decision too.
   const merged: Array<{ text: string; lines: number[]; ids: string[] }> = [];
   for (const f of found) {
     const last = merged[merged.length - 1];
-    const lastLine = last?.lines[last.lines.length - 1];
+    const lastLine = last && Math.max(...last.lines);
     if (
       last &&
       (f.line === lastLine ||
         (f.line - lastLine! <= 1 &&
-          (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))))
+          (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))) ||
+        (f.line - lastLine! === 2 && overlap(last.text, f.text) >= 0.5))
     ) {
       if (thin(last.text) && !thin(f.text)) last.text = f.text;
-      last.lines.push(f.line);
+      last.lines.push(f.line, ...(f.alsoLines ?? []));
       for (const id of [f.lineId, ...(f.also ?? [])]) if (!last.ids.includes(id)) last.ids.push(id);
-    } else merged.push({ text: f.text, lines: [f.line], ids: [...new Set([f.lineId, ...(f.also ?? [])])] });
+    } else
+      merged.push({
+        text: f.text,
+        lines: [f.line, ...(f.alsoLines ?? [])],
+        ids: [...new Set([f.lineId, ...(f.also ?? [])])],
+      });
   }
   return merged.map((m) => ({ text: m.text, sources: sortIds(m.ids) }));
 }

@@ -610,3 +610,46 @@ Ada: Actually, scratch that, I'll ring the caterer myself.`);
     expect(found[0]!.text).toMatch(/small hall at three/i);
   });
 });
+
+describe('proposals taken up, plans echoed and votes counted', () => {
+  it('takes a proposal that the first other speaker takes up without reservation', async () => {
+    const found = await decisionsOf(`Ada: What if we run the stall for one more month?
+Bo: One more month is fine by me.
+Ada: Deal.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '2']]);
+    expect(found[0]!.text).toBe('Run the stall for one more month');
+  });
+
+  it('does not take a proposal answered with a reservation, or one handed to someone', async () => {
+    expect(
+      await decisionsOf(`Ada: How about a walking bus from the church?
+Bo: I like it, but who would run it every morning?
+Ada: Should we add a sign at the gate?
+Bo: Good idea. Cy, could you make one this week?`),
+    ).toEqual([]);
+  });
+
+  it('takes a plan asked about and said back by someone else', async () => {
+    const found = await decisionsOf(`Ada: The boiler needs a new pump, two hundred pounds.
+Bo: So we repair it?
+Ada: We repair it. Cy, book the plumber.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a one-word vote result after a call for a vote, with the motion', async () => {
+    const found = await decisionsOf(`Ada: I move that we close the library on bank holidays.
+Bo: Seconded.
+Ada: All those in favour? Nine. Against? One. Carried.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+    expect(found[0]!.text).toMatch(/^Carried: Close the library on bank holidays/);
+    expect(await decisionsOf(`Ada: The parcel was lost.`)).toEqual([]);
+  });
+
+  it('leaves out a decision told as a story, and a progressive that describes what goes on', async () => {
+    expect(
+      await decisionsOf(`Ada: At my last job we decided to rewrite it, because the old code was a mess.
+Bo: We're hiring for the kitchen, by the way.
+Ada: We're starting with the accounts today.`),
+    ).toEqual([]);
+  });
+});
