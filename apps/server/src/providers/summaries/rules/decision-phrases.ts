@@ -63,10 +63,11 @@ export const EXPLICIT: RegExp[] = [
   // A formal resolution: "The board resolves to adopt…", "the committee resolves that…".
   /\b(?:the (?:board|committee|council|meeting|panel|trustees|governors|members)|we) (?:hereby )?resolves? (?:to |that )(.*)$/,
   // A ruling by whoever decides: "I'm making the call: fix in both", "my call is we wait".
-  /\b(?:i'm|i am) (?:making|taking) (?:the|this|that) (?:call|decision)\b(?: (?:on|about|for) [^:,;]+)?[:,;]?\s*(.*)$/,
-  /\b(?:my|the|our) (?:call|ruling|verdict) (?:is|here is)\b[:,]?\s*(?:that |to )?(.*)$/,
-  // What the room agreed on, named as such: "Consensus is we drop 3.8."
-  /\b(?:the )?consensus (?:is|seems to be)\b[:,]?\s*(?:that |to )?(.*)$/,
+  // Not a phone call: "I'm making the call to the supplier", "the call is at three".
+  /\b(?:i'm|i am) (?:making|taking) (?:the|this|that) (?:call|decision)(?: (?:on|about|for) [^:,;]+)?(?:[:;,]\s*|\s+(?:here|now)[:,]?\s*|[.!]?$)(.*)$/,
+  /\b(?:my|the|our) (?:call|ruling|verdict) (?:is|here is)(?:[:,]\s*|\s+(?=that |to |we |it's |they |you ))(?:that |to )?(.*)$/,
+  // What the room agreed on, named as such: "Consensus is we drop 3.8." (not "consensus is hard").
+  /\b(?:the )?consensus (?:is|seems to be)(?:[:,]\s*|\s+(?=that |to |we |it's |they ))(?:that |to )?(.*)$/,
   // Leave to go ahead: "Then you have the green light, up to nine hundred."
   /^(.*\b(?:have|has|got|get) (?:the|my|our|a) (?:green light|go-ahead|go ahead|blessing)\b.*)$/,
   // A one-word verdict: "Okay, it's a hire.", "That's a go."

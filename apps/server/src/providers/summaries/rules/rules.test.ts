@@ -653,3 +653,23 @@ Ada: We're starting with the accounts today.`),
     ).toEqual([]);
   });
 });
+
+describe('decision words in other senses', () => {
+  it('does not take a phone call, a hard consensus or a deal-breaker for a decision', async () => {
+    expect(
+      await decisionsOf(`Ada: I'm making the call to the supplier tomorrow morning.
+Bo: The call is at three, on the usual link.
+Ada: Consensus is hard to reach with twelve people in the room.
+Bo: For the landlord, the parking is a deal-breaker.`),
+    ).toEqual([]);
+  });
+
+  it('takes "Yes, let\'s." to a "shall we" proposal, and the ruling said with "my call is"', async () => {
+    const found = await decisionsOf(`Ada: Shall we move the quiz night to Thursdays?
+Bo: Yes, let's.
+Cy: Nobody agrees on the colour of the new banner.
+Ada: My call is we keep the green one.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '2'], ['4']]);
+    expect(found[0]!.text).toBe('Move the quiz night to Thursdays');
+  });
+});
