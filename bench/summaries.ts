@@ -13,13 +13,15 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5 limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5|blind-6 limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
- * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`).
+ * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
+ * blind-5 and blind-6 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1).
  * BENCH_SUMMARY_VERBOSE=1 prints every miss and false positive (=asr: those of the speech-to-text style run).
  * Also reported, not a target: the same meetings lower-cased without punctuation, as the embedded
  * speech-to-text writes them (the rules lean on "Name," and "?").
- * Writes bench/results/${BENCH_RESULT_NAME:-summaries}.json (only for a run over all meetings).
+ * Writes bench/results/${BENCH_RESULT_NAME:-summaries}.json (only for a run over all meetings;
+ * BENCH_NO_RECORD=1 prints the figures and writes nothing, for runs made while changing the rules).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -39,6 +41,9 @@ const withBlind4 = only === 'blind-4' || process.env.BENCH_SUMMARY_BLIND4 === '1
 // blind-5 (written before the rules were opened by the session that then tuned them) is sealed
 // the same way: BENCH_SUMMARY_SET=blind-5, or BENCH_SUMMARY_BLIND5=1 to add it to a full run.
 const withBlind5 = only === 'blind-5' || process.env.BENCH_SUMMARY_BLIND5 === '1';
+// blind-6 (written in its own worktree by someone who had read none of the rules, measured once
+// with the rules of 618b671) is sealed the same way: BENCH_SUMMARY_SET=blind-6 or BENCH_SUMMARY_BLIND6=1.
+const withBlind6 = only === 'blind-6' || process.env.BENCH_SUMMARY_BLIND6 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -46,7 +51,14 @@ const dirs = [
   'meetings-blind-3',
   ...(withBlind4 ? ['meetings-blind-4'] : []),
   ...(withBlind5 ? ['meetings-blind-5'] : []),
+  ...(withBlind6 ? ['meetings-blind-6'] : []),
 ].map((d) => path.join(benchRoot, d));
+/**
+ * Sets named by their directory rather than their keys: blind-6's keys say "held-out" (the key
+ * format of bench/meetings/README.md allows only tune and held-out, and its writer read only that
+ * README), and its keys are not edited; scored as held-out they would count in the verdict.
+ */
+const SET_OF_DIR: Record<string, ApartSet> = { 'meetings-blind-6': 'blind-6' };
 
 interface Key {
   set: 'tune' | 'held-out' | ApartSet;
@@ -87,6 +99,12 @@ const APART = {
     title:
       'BLIND SET 5 (bench/meetings-blind-5: written before the rules were opened, keys committed first in 3f84dd5)',
     note: 'bench/meetings-blind-5, written by the session that then tuned the rules, before it opened them or any earlier transcript (README there says what it had read); never used for tuning; not part of "all" or the verdict',
+  },
+  'blind-6': {
+    record: 'blind6',
+    title:
+      'BLIND SET 6 (bench/meetings-blind-6: written in its own worktree without sight of the rules, keys committed first in fd01ed2)',
+    note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; never used for tuning; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;
@@ -303,6 +321,7 @@ async function main(): Promise<number> {
   const modelLoadMs = Math.round(performance.now() - loadStart);
   for (const { dir, name } of meetings) {
     const key = JSON.parse(readFileSync(path.join(dir, `${name}.key.json`), 'utf8')) as Key;
+    key.set = SET_OF_DIR[path.basename(dir)] ?? key.set;
     if (only && key.set !== only) continue;
     const lines = parseTranscript(readFileSync(path.join(dir, `${name}.txt`), 'utf8'), key.meetingDate);
     const started = performance.now();
@@ -381,7 +400,8 @@ async function main(): Promise<number> {
   }
   console.log(`\nmodel load ${modelLoadMs} ms (once per process)`);
 
-  if (!only) {
+  if (!only && process.env.BENCH_NO_RECORD) console.log('not recorded (BENCH_NO_RECORD)');
+  else if (!only) {
     const file = recordResult(process.env.BENCH_RESULT_NAME ?? 'summaries', {
       engine: summarizer.name,
       runs: 1,
@@ -390,7 +410,7 @@ async function main(): Promise<number> {
       totals: groups,
       verdicts,
       speechToTextStyle: asrTotals,
-      // `blind` … `blind4`: the same shape each (note, totals, speechToTextStyle, errors).
+      // `blind` … `blind6`: the same shape each (note, totals, speechToTextStyle, errors).
       ...apart,
       meetings: scores,
     });

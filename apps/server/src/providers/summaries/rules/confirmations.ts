@@ -22,12 +22,24 @@ function turnOpensWithAffirm(sentences: Sentence[], i: number): boolean {
   return first < i && AFFIRM_ONLY.test(sentences[first]!.lower.trim());
 }
 const EMPTY_MATCH = Object.assign([''], { index: 0, input: '' }) as RegExpExecArray;
+/** "Then we plan as if it doesn't.", "So we keep the old supplier.": a conclusion with "we". */
+const CONCLUDES = /^(?:then|so)[,]?\s+(?=we\s)/;
 
 /** "Anyone against?", "Any objections?", "Is everyone okay with that?", "All in favour?" */
 const CONSENSUS_CHECK =
   /\b(?:anyone|anybody|everyone|everybody) (?:against|object|disagree)|\bany (?:objections?|concerns|disagreement)\b|^objections\b|\b(?:is )?(?:everyone|everybody) (?:okay|ok|happy|fine|good|comfortable|on board) with\b|\bare we (?:all )?(?:agreed|aligned|good with)\b|\ball in favou?r\b|\bcan we (?:all )?agree\b/;
 /** What is said between the check and the plan: "No?", "Nobody?", "Good." */
 const SILENCE = /^(?:no|none|nobody|no one|nothing|good|okay|ok|great|right|alright)[?.!]*$/;
+
+/**
+ * "Should engineering wait for the results?", "Are we doing the cake stall again?", "Do we keep the
+ * old provider?": what is to be done, put as a question.
+ */
+const SHOULD_QUESTION =
+  /\b(?:should|shall) (?:we|i|you|they|[a-z]+) (?:still |also |just |first )?[a-z]+\b|\bare we (?:still |also )?(?!going to need|getting|seeing)[a-z]+ing\b|\bdo we (?:still |also )?(?!need|have|know|think|get|mean)(?:keep|do|go|want|stay|run|hold|use|offer|charge|cancel|drop|open|close|print|book|pay|move|change|switch|stick)\b/;
+/** A yes or no that answers it with what is to be done: "No, Victor can start on step one." */
+const RULED = /^(?:yes|yeah|yep|no|nope)[,.!]\s+\S/;
+const HEDGE = /\b(?:maybe|probably|perhaps|i think|i guess|not sure|no idea|i don't know|depends)\b/;
 
 /** A proposal put as a question: its verb, when an answer repeats it, makes the decision. */
 const PROPOSAL =
@@ -53,8 +65,44 @@ export function confirmedDecision(sentences: Sentence[], i: number): boolean {
     afterConsensusCheck(sentences, i) ||
     answersProposal(sentences, i) ||
     affirmedPlan(sentences, i) ||
-    acceptsRequest(sentences, i)
+    acceptsRequest(sentences, i) ||
+    offerAccepted(sentences, i) ||
+    echoedPlan(sentences, i)
   );
+}
+
+/** "So we fix it?" – "We fix it.": the plan asked about, said back as a statement by someone else. */
+function echoedPlan(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  const bare = s.lower.trim().replace(AFFIRMED, '');
+  const said = /^we (?:'ll |will )?([a-z]+)\b/.exec(bare);
+  if (!said || bare.endsWith('?') || NOT_PLAN.test(said[1]!) || MEETING_VERB.test(said[1]!)) return false;
+  const asked = sentences
+    .slice(0, i)
+    .reverse()
+    .find((p) => p.line < s.line);
+  return (
+    !!asked &&
+    s.line - asked.line === 1 &&
+    asked.speaker !== s.speaker &&
+    asked.lower.trim().endsWith('?') &&
+    new RegExp(String.raw`\bwe (?:'ll |will )?${said[1]}\b`).test(asked.lower)
+  );
+}
+
+/** A side's offer to the other: "we'd like to credit you a month", "we're happy to waive the fee". */
+const OFFER_TO_YOU =
+  /\bwe(?:'d| would| are|'re) (?:like|happy|glad|willing|be happy|be glad|be willing) to (?!ask|know|hear|see|talk|discuss|understand)\w+ you\b/;
+/** The other side taking it: "I appreciate that.", "That's appreciated.", "That's fair." */
+const TAKES_OFFER =
+  /^(?:(?:okay|oh|well|great)[,.]?\s+)?(?:i appreciate (?:that|it)|(?:that's|that is|much) appreciated|appreciated|that's (?:fair|generous|very fair)|that works|deal)\b/;
+
+/** "…we'd like to credit you one month." – "I appreciate that.": an offer the other side accepts. */
+function offerAccepted(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i]!;
+  if (!OFFER_TO_YOU.test(s.lower) || s.lower.trim().endsWith('?')) return false;
+  const reply = sentences.find((q) => q.line === s.line + 1);
+  return !!reply && reply.speaker !== s.speaker && TAKES_OFFER.test(reply.lower.trim());
 }
 
 /** "They asked for the week of the 9th." – "That's fine, as long as it's not a show day." */
@@ -84,14 +132,19 @@ function afterConsensusCheck(sentences: Sentence[], i: number): boolean {
 function answersProposal(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
   const bare = s.lower.trim();
-  const m = AFFIRMED.exec(bare);
+  const m = AFFIRMED.exec(bare) ?? (RULED.test(bare) ? EMPTY_MATCH : null);
   if (!m || bare.endsWith('?')) return false;
   const first = bare.slice(m[0].length).split(/[\s,.!]+/)[0];
   if (!first) return false;
   for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= 2; j -= 1) {
     const p = sentences[j]!;
-    const proposal = p.lower.trim().endsWith('?') ? PROPOSAL.exec(p.lower) : null;
-    if (proposal && p.speaker !== s.speaker) return proposal[1] === first && enoughContent(s);
+    const question = p.lower.trim().endsWith('?');
+    const proposal = question ? PROPOSAL.exec(p.lower) : null;
+    if (proposal && p.speaker !== s.speaker && proposal[1] === first && enoughContent(s)) return true;
+    // A should-question answered yes or no, with what happens instead or next.
+    if (question && p.speaker !== s.speaker && SHOULD_QUESTION.test(p.lower))
+      return RULED.test(bare) && !HEDGE.test(bare) && enoughContent(s, 3);
+    if (proposal && p.speaker !== s.speaker) return false;
   }
   return false;
 }
@@ -105,9 +158,12 @@ function affirmedPlan(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
   const bare = s.lower.trim();
   if (bare.endsWith('?')) return false;
-  // "Okay, we…" in one sentence, or "Right. … We freeze it where it is." in one turn.
+  // "Okay, we…" in one sentence, "Then we…" closing a discussion, or "Right. … We freeze it
+  // where it is." and "Fine. Online only, no print." in one turn.
+  const opened = turnOpensWithAffirm(sentences, i);
+  const concluded = CONCLUDES.exec(bare);
   const m =
-    AFFIRMED.exec(bare) ?? (turnOpensWithAffirm(sentences, i) && /^we\s/.test(bare) ? EMPTY_MATCH : null);
+    AFFIRMED.exec(bare) ?? concluded ?? (opened && (/^we\s/.test(bare) || verbless(s)) ? EMPTY_MATCH : null);
   if (!m) return false;
   const rest = bare.slice(m[0].length);
   // The line before is someone else's (or the speaker's own question): a discussion to close.
@@ -118,6 +174,21 @@ function affirmedPlan(sentences: Sentence[], i: number): boolean {
   if (!before || (before.speaker === s.speaker && !before.lower.trim().endsWith('?'))) return false;
   // "Morning." is no discussion to close.
   if (before.tokens.filter((t) => t.word).length < 4 && !before.lower.trim().endsWith('?')) return false;
+  // "What happens if the judge orders it?" – "Then we live with it.": the "then" of a condition.
+  if (concluded && m === concluded && /\bif\b/.test(before.lower) && before.lower.trim().endsWith('?'))
+    return false;
+  // "Fine. Online only, no print.": a verbless ruling after someone else's statement, one that
+  // sets a limit (an answer to a question, "Yes. All ten days.", is information; "Okay. Now,
+  // estimates." and "Good. Last thing, the pricing page." name the next topic).
+  if (m === EMPTY_MATCH && !/^we\s/.test(bare))
+    return (
+      LIMIT.test(bare) &&
+      before.speaker !== s.speaker &&
+      !before.lower.trim().endsWith('?') &&
+      s.tokens.filter((t) => t.word).length >= 2 &&
+      enoughContent(s, 1) &&
+      !/^(?:thanks|thank you|cheers|bye|welcome|morning|evening|sorry)\b/.test(bare)
+    );
 
   const after = s.tokens.filter((t) => t.word).slice(m[0].split(/[\s,.!]+/).filter(Boolean).length);
   if (after[0]?.lower === 'we') {
@@ -129,7 +200,8 @@ function affirmedPlan(sentences: Sentence[], i: number): boolean {
       !NOT_PLAN.test(verb.lower) &&
       !MEETING_VERB.test(verb.lower) &&
       !NOT_PLAN_REST.test(rest) &&
-      enoughContent(s)
+      // "Then we wait.": a conclusion needs no more than its verb.
+      enoughContent(s, concluded && m === concluded ? 1 : 2)
     );
   }
   // A verbless list needs the "then"/"so" that marks it as the conclusion.
@@ -144,10 +216,18 @@ function affirmedPlan(sentences: Sentence[], i: number): boolean {
 }
 
 /** At least two content words besides the affirmation: "Yes, do it." decides nothing alone. */
-function enoughContent(s: Sentence): boolean {
+function enoughContent(s: Sentence, least = 2): boolean {
   return (
     contentLemmas(s.tokens).filter(
-      (l) => !/^(?:okay|ok|yes|yeah|yep|fine|agreed|alright|right|good|great|perfect|then)$/.test(l),
-    ).length >= 2
+      (l) => !/^(?:okay|ok|yes|yeah|yep|no|nope|fine|agreed|alright|right|good|great|perfect|then)$/.test(l),
+    ).length >= least
   );
+}
+
+/** What a verbless ruling restricts: "X only", "no X", "X, not Y", "X instead". */
+const LIMIT = /\b(?:only|no|not|never|without|instead|except|none)\b/;
+
+/** No verb, auxiliary or pronoun: "Online only, no print.", "Only couples." */
+function verbless(s: Sentence): boolean {
+  return !s.tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'PRON');
 }

@@ -1,7 +1,43 @@
 import type { SummaryPoint } from '../types.js';
 import { words } from './actions.js';
+import {
+  closedWithThen,
+  offerAgreed,
+  optionChosen,
+  pointsBack,
+  proposalAgreed,
+  putOffToNamedTime,
+  voteResult,
+  type TurnDecision,
+} from './choices.js';
 import { confirmedDecision } from './confirmations.js';
 import { contentLemmas, type Sentence } from './nlp.js';
+import {
+  AGREED_PLAN,
+  ASKS_TO_SPEAK,
+  ASSENT_CHECK,
+  ASSENT_ONLY,
+  BARE_AGREE,
+  BARE_APPROVAL,
+  CHANGE_OF_MIND,
+  CONFIRMS,
+  DELIVERY,
+  EXPLICIT,
+  FILLER,
+  IT_IS,
+  LEAD,
+  LETS,
+  NOT_NOW,
+  NO_THING,
+  PAST,
+  PROCEDURAL,
+  PUT_OFF,
+  recalled,
+  REVERSAL,
+  WE_ARE_DOING,
+  WE_ARE_NOT,
+  WE_WILL,
+} from './decision-phrases.js';
 
 /**
  * Decisions: a choice made or confirmed in the meeting. Explicit markers ("we agreed…", "it's
@@ -9,110 +45,32 @@ import { contentLemmas, type Sentence } from './nlp.js';
  * "let's…" and "we'll…" count unless they run the meeting itself ("let's do the usual round",
  * "let's wrap up") or only announce the speaker's side's own work to the other side.
  */
-const LEAD =
-  /^(?:(?:and|so|then|okay|ok|alright|all right|right|yes|no|good|great|fine|agreed|perfect|well)[,.!]?\s+)*/;
-const PAST =
-  /\b(?:ago|last (?:year|month|week|time|quarter)|back then|in the past|previously|(?:decided|agreed) (?:back )?in (?:january|february|march|april|may|june|july|august|september|october|november|december|the spring|the summer|the autumn|the fall|the winter))\b/;
-
-const EXPLICIT: RegExp[] = [
-  /\bwe (?:all )?(?:have |'ve )?(?:agreed|decided)(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
-  /\bwe(?:'re| are) (?:all )?agreed(?: then)?(?: that| to| on)?[:,]?\s*(.*)$/,
-  // "So the answer is no on localisation", "so that's a no on our own expert": a choice not to.
-  /\b(?:the answer is|that's|that is|it's|it is) a? ?(?:no|yes|firm no|hard no) (?:on|to|for)\b\s*(.*)$/,
-  // A vote's result: "Three for, one against, so that passes."
-  /^(.*\b(?:(?:so )?(?:that|it|the motion|the proposal) (?:passes|carries|is carried|is adopted)(?! over| on\b| forward| through)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|all|none) (?:for|in favou?r),? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|none|nobody|no one) against)\b.*)$/,
-  // Undoing or deferring: "we take back the decision from last month", "we postpone X to …".
-  /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b[^:]*?[:,]?\s*(.*)$/,
-  /\b(we (?:postpone|defer|push back|put off) .+ (?:to|until|till) .+)$/,
-  /^(?:then |so )?((?:[\w'-]+ ){0,4}[\w'-]+ (?:holds|waits) until .+)$/,
-  // "The band's back in, then.", "walk-ins are back on Saturdays"
-  /^(?:then |so )?((?:[\w'-]+ ){0,4}[\w'-]+(?:'s| is| are) back (?:in|on)\b.*)$/,
-  // "Then home visits is no, for this winter."
-  /^(?:then |so )?((?:[\w'-]+ ){0,3}[\w'-]+ (?:is|are) (?:a )?no\b.*)$/,
-  // "The answer is yes." (the question before it is what was decided)
-  /^(?:so |then )?the answer is (?:yes|no)[.!]?$/,
-  // "Then the advice stands, no restructure before mediation": an earlier call confirmed.
-  /\bthe (?:advice|decision|plan|rule|policy|position|recommendation) stands\b[,:;]?\s*(.*)$/,
-  /\b(?:it's|it is|that's|that is) (?:decided|agreed|settled|final)[:,.]?\s*(.*)$/,
-  /\bthe decision is[:,]?\s*(?:that |to )?(.*)$/,
-  /\bdecision:\s*(.*)$/,
-  /\b(?:we'll|we will|we're going to|we are going to|let's|we) (go with .+)$/,
-  /\bwe're (going with .+)$/,
-  /\b(?:from now on|going forward|moving forward|from today on),?\s*(.+)$/,
-  // "From today, any jack left in a walkway gets tagged": a new rule, said first.
-  /^(?:from (?:today|tomorrow|monday)|as of (?:today|now|tomorrow|monday)),\s*(.{12,})$/,
-  /\b(?:so |okay,? )?the plan is(?: to)?[:,]?\s*(.+)$/,
-  /^(.*\b(?:motion (?:carries|passes|is carried)|hearing no objections|without objection|(?:is|are) (?:hereby )?approved|we (?:hereby )?appoint|so resolved)\b.*)$/,
-];
-
-const REVERSAL = /\bwe (?:take back|reverse|overturn|undo) (?:the |that |our )?decision\b/;
-/** "Flu day is the 13th, in the church hall. Agreed?": a plan put to the room for assent. */
-const ASSENT_CHECK =
-  /^(?:agreed|all agreed|everyone agreed|are we agreed|everyone (?:okay|ok|happy|good) with that|okay with everyone|yes|right|ok|okay)\?$/;
-/** "so no need to pick now": a choice left for later. */
-const NOT_NOW =
-  /\bno need to (?:pick|decide|choose|settle|agree)\b|\bnot (?:decide|pick|choose) (?:now|today|yet)\b/;
-const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
-/** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
-const PUT_OFF =
-  /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:(?:.*\b(?:yet|right now|for now|today)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
-/** "let's do this" names no choice of its own: the proposal just before it does, if any. */
-const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
-/** "I want to say something about Saturdays." – "Go ahead.": leave to speak, not a decision. */
-const ASKS_TO_SPEAK =
-  /\b(?:(?:i|can i|could i|may i|i'd like to|i want to|let me) (?:just )?(?:say|ask|add|mention|raise|bring up|speak|share|jump in)|quick question|something about)\b/;
-/** The same said on its own by whoever decides: "Do it.", "Go ahead.", "Approved." */
-const BARE_APPROVAL =
-  /^(?:(?:okay|ok|fine|right|yes|yeah|alright)[,.!]?\s+)*(?:do it|go ahead(?: with it)?|go for it|approved|you have my approval|you've got my approval)(?: then)?[.!]?$/;
-const PROCEDURAL =
-  /^(?:go\b|make a start|put (?:it|this|that) to (?:a|the) vote|vote\b|leave it (?:there|at that)|stop there|call it (?:a day|there)|start|begin|look|wrap|move on|get (?:started|going)|recap|take a (?:break|look|step back)|hear|see|talk|discuss|throw|capture|meet|brainstorm|continue|keep going|jump|kick|review|walk|circle back|focus|dive|switch|hop|pull up|think|do (?:the|a|our|some)? ?(?:usual |quick |small |short |final |last )*(?:round|question|intro|introductions|update|updates|demo|recap|check-in|retro)s?\b)/;
-/** "We're not naming him.": a choice not to, said in the present. */
-const WE_ARE_NOT =
-  /(?<!\b(?:if|unless|because|when|whether|once)\s)\bwe(?:'re| are) not (?!going\b|sure\b|there\b|ready\b|expecting\b|getting\b|seeing\b|talking\b|doing (?:well|great|badly)\b|looking (?:at|for)\b)([a-z]+ing\b.*)$/;
-const WE_WILL =
-  // Not in a clause that only sets a condition ("which we won't have unless the grant comes").
-  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up)(.+)$/;
-
-/**
- * "We'll have a release candidate on the 22nd": a side promising a deliverable by a date is a
- * commitment (an action item when someone owns it), not a choice the meeting makes.
- */
-const DELIVERY =
-  /^have (?!(?:a|an|the|our|two|three) (?:party|meeting|session|vote|launch|dinner|lunch)\b).*\b(?:by|on|before|for) (?:the \d|\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|the end of|end of|january|february|march|april|may|june|july|august|september|october|november|december)/;
-
-/** A turn that only assents: "Agreed.", "Fine by me.", "Works for me.", "Sounds good." */
-const ASSENT_ONLY =
-  /^(?:(?:yes|yeah|okay|ok|right)[,.!]?\s+)?(?:agreed|fine by me|works for me|that works(?: for me)?|sounds good(?: to me)?)[.!]*$/;
-
-/**
- * "X it is" closes a choice between options ("Okay, the blue one it is, and we print fifty."):
- * X is a short noun phrase, never a clause ("wait until we know what it is").
- */
-const IT_IS = /(?:^|[,;]\s*)((?:[\w'.-]+ ){0,4}[\w'.-]+) it is\b(?:[,;]\s*.*|[.!])?$/;
-/** "No raffle this year.", "Yeah, no speaker fee for this event.": a choice not to do something. */
-const NO_THING = new RegExp(
-  String.raw`^(?:(?:and|so|then|okay|ok|alright|right|yes|yeah|well|fine|agreed)[,.!]?\s+)*no,? ` +
-    String.raw`(?!problem|worries|worry|idea|way|rush|need|one\b|doubt|thanks|pressure|offen[cs]e|kidding|comment|change|updates?|news|blockers?|luck|clue|matter|big deal|questions?)` +
-    String.raw`((?:[\w'-]+ ){0,4}[\w'-]+) (?:this time|this year|this round|this quarter|this sprint|this season|any ?more|from now on|going forward|for (?:this|the next|now)\b.*)[.!]?$`,
-);
-
-/**
- * "That's agreed with leadership.", "Final answer.", "That's the fallback.": confirms the sentence
- * before it, which is the decision.
- */
-const CONFIRMS =
-  /^(?:(?:that's|that is|it's|it is|this is) (?:decided|agreed|settled|final)\b|settled\b|final answer\b|(?:that's|that is) (?:the|our) (?:fallback|plan|decision|call|rule|deal)[.!]?$)/;
-/** Said between a choice and its confirmation: "The lamb is … That's it. Final answer." */
-const FILLER = /^(?:that's it|that's that|done|there|there we go|good|right|okay|ok)[.!]*$/;
-/** "Agreed, nobody touches the swamp…": agreement that restates the plan as a statement. */
-const AGREED_PLAN = /^(?:(?:okay|ok|yes|yeah|right|fine)[,.!]?\s+)?agreed[,.;:!]\s+(.+)$/;
-
 export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySet<Sentence>): SummaryPoint[] {
-  const found: Array<{ text: string; line: number; lineId: string }> = [];
+  const found: Array<{ text: string; line: number; lineId: string; also?: string[]; alsoLines?: number[] }> =
+    [];
+  const add = (d: TurnDecision) =>
+    found.push({
+      text: d.text,
+      line: d.at[0]!.line,
+      lineId: d.at[0]!.lineId,
+      also: d.at.map((a) => a.lineId),
+      alsoLines: d.at.map((a) => a.line),
+    });
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
+    // "Let's not decide it today … we'll decide at the board on the 22nd": put off to a named time.
+    const putOff = putOffToNamedTime(sentences, i);
+    if (putOff) {
+      add(putOff);
+      return;
+    }
     // "We take back the decision from last month: …" names the past only to undo it.
-    if (lower.endsWith('?') || (PAST.test(lower) && !REVERSAL.test(lower)) || NOT_NOW.test(lower)) return;
+    if (
+      lower.endsWith('?') ||
+      ((PAST.test(lower) || recalled(lower)) && !REVERSAL.test(lower)) ||
+      NOT_NOW.test(lower)
+    )
+      return;
     const bare = lower.replace(LEAD, '');
     let b = i - 1;
     while (b > 0 && FILLER.test(sentences[b]!.lower.trim()) && sentences[b]!.speaker === s.speaker) b -= 1;
@@ -123,8 +81,15 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       return;
     }
     let rest: string | null = null;
+    // "Scratch that, the hall on Friday." (or "Scratch that." and the new plan next).
+    const change = CHANGE_OF_MIND.exec(lower);
+    const changed = sentences[i - 1]?.line === s.line && CHANGE_OF_MIND.exec(sentences[i - 1]!.lower.trim());
+    if (!actionSentences.has(s)) {
+      if (change && change[1]!.length >= 6) rest = change[1]!;
+      else if (changed && changed[1] === '' && contentLemmas(s.tokens).length >= 2) rest = bare;
+    }
     const itIs = IT_IS.exec(bare);
-    if (itIs && nounPhrase(s, itIs[1]!)) rest = bare;
+    if (rest === null && itIs && nounPhrase(s, itIs[1]!)) rest = bare;
     for (const pattern of rest === null ? EXPLICIT : []) {
       const m = pattern.exec(bare);
       if (m) {
@@ -141,6 +106,17 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
     }
     // A sentence that gave an action item is a decision only when it says so explicitly.
     if (rest === null && !actionSentences.has(s)) {
+      const turn =
+        voteResult(sentences, i) ??
+        optionChosen(sentences, i) ??
+        pointsBack(sentences, i) ??
+        closedWithThen(sentences, i) ??
+        offerAgreed(sentences, i, actionSentences) ??
+        proposalAgreed(sentences, i, actionSentences);
+      if (turn) {
+        add(turn);
+        return;
+      }
       const lets = LETS.exec(bare);
       const will = WE_WILL.exec(bare);
       const approval = BARE_APPROVAL.test(lower);
@@ -161,9 +137,15 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       if (lets && !PROCEDURAL.test(lets[1]!) && !PUT_OFF.test(lets[1]!)) rest = lets[1]!;
       else if (will && !thin(will[1]!) && !DELIVERY.test(will[1]!)) rest = bare.slice(will.index);
       else if (WE_ARE_NOT.test(bare)) rest = bare;
+      else if (WE_ARE_DOING.test(lower)) rest = WE_ARE_DOING.exec(lower)![1]!;
       else if (putToAssent(sentences, i)) rest = bare;
-      else if (agreed && statement(agreed[1]!)) rest = agreed[1]!;
-      else if (NO_THING.test(lower)) rest = bare;
+      else if (agreed && statement(agreed[1]!, s)) rest = agreed[1]!;
+      // The "no" is the decision: "Then no long lease for now." keeps it.
+      else if (NO_THING.test(lower))
+        rest = lower.replace(
+          /^(?:(?:and|so|then|okay|ok|alright|right|yes|yeah|well|fine|agreed)[,.!]?\s+)*/,
+          '',
+        );
       else if (confirmedDecision(sentences, i)) rest = bare;
     }
     if (rest === null) return;
@@ -171,20 +153,31 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   });
   // The same decision restated on the next line ("Agreed, we'll…") is one decision, and so is
   // one that only points at its neighbour ("Let's not do that again." – "No band this year.").
+  // One turn makes one decision, however many sentences it takes to say it; a choice confirmed
+  // after someone's assent ("Let's send the cache one." – "Happy with that." – "Cache talk it
+  // is.") is one decision too.
   const merged: Array<{ text: string; lines: number[]; ids: string[] }> = [];
   for (const f of found) {
     const last = merged[merged.length - 1];
+    const lastLine = last && Math.max(...last.lines);
     if (
       last &&
-      f.line - last.lines[last.lines.length - 1]! <= 1 &&
-      (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))
+      (f.line === lastLine ||
+        (f.line - lastLine! <= 1 &&
+          (last.text === f.text || overlap(last.text, f.text) >= 0.5 || thin(last.text) || thin(f.text))) ||
+        (f.line - lastLine! === 2 && overlap(last.text, f.text) >= 0.5))
     ) {
       if (thin(last.text) && !thin(f.text)) last.text = f.text;
-      last.lines.push(f.line);
-      if (!last.ids.includes(f.lineId)) last.ids.push(f.lineId);
-    } else merged.push({ text: f.text, lines: [f.line], ids: [f.lineId] });
+      last.lines.push(f.line, ...(f.alsoLines ?? []));
+      for (const id of [f.lineId, ...(f.also ?? [])]) if (!last.ids.includes(id)) last.ids.push(id);
+    } else
+      merged.push({
+        text: f.text,
+        lines: [f.line, ...(f.alsoLines ?? [])],
+        ids: [...new Set([f.lineId, ...(f.also ?? [])])],
+      });
   }
-  return merged.map((m) => ({ text: m.text, sources: m.ids }));
+  return merged.map((m) => ({ text: m.text, sources: sortIds(m.ids) }));
 }
 
 /**
@@ -243,10 +236,33 @@ const PLAN_STATEMENT =
   /^(?:we|nobody|no one|everyone|everybody|each of us|all of us)\s+(?!(?:are|were|is|was|have|had|need|should|could|would|might|must|can|can't|think|know|feel|agree|did|do|don't|didn't|all|both|just|really|probably)\b)[a-z']+/;
 /** A view: "a day is too long", "that won't scale", "it'd be better". */
 const VIEW = /\b(?:is|are|was|were|won't|can't|wouldn't|would|'d be|seems?|looks?|feels?|sounds?)\b/;
-function statement(text: string): boolean {
+function statement(text: string, s: Sentence): boolean {
   const t = text.trim();
   if (t.endsWith('?') || PAST.test(t)) return false;
-  return PLAN_STATEMENT.test(t) || (!VIEW.test(t) && t.split(/\s+/).length >= 3);
+  return PLAN_STATEMENT.test(t) || (!VIEW.test(t) && !copula(s) && t.split(/\s+/).length >= 3);
+}
+
+/**
+ * "the roof's a disgrace", "the building's not on the table", "senior's right for now": a noun
+ * with "'s" for "is" (wink tags it as the possessive's particle). A possessive goes on to a noun
+ * and its verb ("Rosa's plan works"); "is" goes on to a determiner, "not", an adverb, an
+ * adjective or a preposition, or to a noun that ends the clause.
+ */
+function copula(s: Sentence): boolean {
+  return s.tokens.some((t, k) => {
+    if (t.lower !== "'s" || t.pos === 'AUX') return t.pos === 'AUX' && t.lemma === 'be';
+    const next = s.tokens[k + 1];
+    const after = s.tokens[k + 2];
+    if (!next) return false;
+    if (/^(?:DET|PART|ADV|ADJ|ADP|NUM)$/.test(next.pos))
+      return !(next.pos === 'ADJ' && after?.pos === 'NOUN');
+    return next.pos === 'NOUN' && (!after || !/^(?:VERB|NOUN|AUX|PROPN)$/.test(after.pos));
+  });
+}
+
+/** Line ids in transcript order (a decision may point back at the proposal it takes up). */
+function sortIds(ids: string[]): string[] {
+  return ids.every((id) => /^\d+$/.test(id)) ? [...ids].sort((a, b) => Number(a) - Number(b)) : ids;
 }
 
 /** Few content words once pronouns are set aside: "do that again", "keep it". */

@@ -411,3 +411,265 @@ Bo: That's fine, as long as it's after the cleaners.`);
     expect(found.map((d) => d.sources)).toEqual([['2']]);
   });
 });
+
+describe('decisions said by tense, ruling and vote', () => {
+  it('takes a plan in the present progressive with a verb that changes what happens', async () => {
+    const found = await decisionsOf(`Ada: The evening class only ever gets three people.
+Bo: Then we're cancelling the evening class from next term.
+Ada: No. We're moving the pottery kiln to the back room instead.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3']]);
+    expect(found[0]!.text).toMatch(/cancelling the evening class/);
+  });
+
+  it('does not take a progressive that describes what is, or one said as a consequence', async () => {
+    expect(
+      await decisionsOf(`Ada: We're paying for a van we use twice a month.
+Bo: We're waiting on the insurer before anything else.
+Ada: Fix the gate, or we're losing chickens every week.`),
+    ).toEqual([]);
+  });
+
+  it('takes a vote by its outcome, a formal resolution and a unanimous result', async () => {
+    const found = await decisionsOf(`Ada: All in favour of the later opening time?
+Bo: Three ayes, four noes. The noes have it.
+Ada: The motion to sell the minibus fails.
+Bo: The trustees resolve to open the garden on Sundays from May.
+Ada: Seven for, nobody against, it's unanimous: the fees stay at ten pounds.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3'], ['4'], ['5']]);
+  });
+
+  it('takes a ruling, a consensus, a green light and a one-word verdict', async () => {
+    const found = await decisionsOf(`Ada: I'm making the call on the launch: we ship the web app alone.
+Bo: The consensus is that the newsletter goes monthly.
+Ada: Then you have the green light for the second printer, up to six hundred.
+Bo: Next, the new cook. Show of hands?
+Ada: Everyone liked her in the trial shift. Okay, it's a hire.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['2'], ['3'], ['5']]);
+    expect(found[0]!.text).toMatch(/^We ship the web app alone$/);
+  });
+
+  it('takes keeping things as they are, but not as a condition', async () => {
+    const found = await decisionsOf(`Ada: Members asked for a cheaper student rate.
+Bo: So we keep the student rate as it is, twelve a month.
+Ada: If we leave it unchanged we lose the students.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+  });
+
+  it('leaves out a decision recalled with its time, and a consequence said as "we\'ll"', async () => {
+    expect(
+      await decisionsOf(`Ada: In March we agreed to close the café on Mondays.
+Bo: When the old boiler broke we decided the hall stays shut in January.
+Ada: If the fee doubles we'll lose half the members.
+Bo: We'll now hear from the treasurer.`),
+    ).toEqual([]);
+  });
+
+  it('does not take "let\'s" that orders, times or fills the meeting', async () => {
+    expect(
+      await decisionsOf(`Ada: Let's keep it to half an hour, people have trains.
+Bo: Then let's do the rota question now.
+Ada: Let's do one more question from the floor.`),
+    ).toEqual([]);
+  });
+
+  it('takes "Do that." as approving the offer before it', async () => {
+    const found = await decisionsOf(`Ada: I can ring the supplier and ask for the blue tiles instead.
+Bo: Do that.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(found[0]!.text).toMatch(/blue tiles/);
+  });
+});
+
+describe('decisions made across turns', () => {
+  it('takes an option named as the choice when someone takes it up, or with "then"', async () => {
+    const found = await decisionsOf(`Ada: For the team shirts, navy or bottle green?
+Bo: Green shows every stain.
+Cy: Navy.
+Ada: Fine by me.
+Bo: Do we hold the quiz in the hall or the garden?
+Cy: The garden floods when it rains.
+Bo: The hall, then.`);
+    expect(found.map((d) => d.sources)).toEqual([['3', '4'], ['7']]);
+    expect(found[0]!.text).toMatch(/^Navy \(For the team shirts, navy or bottle green\?/);
+  });
+
+  it('does not take an option that is only leaned towards or judged', async () => {
+    expect(
+      await decisionsOf(`Ada: Are we printing the flyers on matt or gloss?
+Bo: Matt, I think.
+Cy: Gloss looks cheap on flyers.
+Ada: Agreed, it does.`),
+    ).toEqual([]);
+  });
+
+  it('takes a plan closed with "then", and "fine, X then" after a counter-proposal', async () => {
+    const found = await decisionsOf(`Ada: The flood and the election both want the front page.
+Bo: We have the flood pictures already.
+Ada: The flood leads, then.
+Bo: Could we move the print run to Thursday?
+Ada: Fine, Thursday then.`);
+    expect(found.map((d) => d.sources)).toEqual([['3'], ['5']]);
+  });
+
+  it('does not take "then" that closes a deadline or takes a task', async () => {
+    expect(
+      await decisionsOf(`Ada: Can you send the minutes by six?
+Bo: Make it five, the office shuts early.
+Ada: Five, then.
+Bo: Who is locking up tonight?
+Ada: That's me, then.`),
+    ).toEqual([]);
+  });
+
+  it('takes "that\'s what we\'ll do" as the proposal it points back at', async () => {
+    const found = await decisionsOf(`Ada: I suggest we move the book sale to the spring. Any objections?
+Bo: None here.
+Cy: Fine with me.
+Ada: Then that's what we'll do.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '4']]);
+    expect(found[0]!.text).toMatch(/book sale to the spring/);
+    expect(
+      await decisionsOf(`Ada: We meet at the station at eight.
+Bo: That's what we always do.`),
+    ).toEqual([]);
+  });
+
+  it('takes a question put off to a named time, but not one put off without a time', async () => {
+    const found = await decisionsOf(
+      `Ada: Let's not choose the caterer tonight. Send me both menus and we'll decide at the March meeting.`,
+    );
+    expect(found.map((d) => d.sources)).toEqual([['1']]);
+    expect(found[0]!.text).toMatch(/caterer.*March meeting/);
+    expect(await decisionsOf(`Ada: Let's not choose the caterer tonight. Both menus look fine.`)).toEqual([]);
+  });
+
+  it('does not take "agreed" with a view said with a contracted "is"', async () => {
+    expect(
+      await decisionsOf(`Ada: The car park is a mess after the market.
+Bo: Agreed, the car park's a disgrace.
+Ada: Agreed, the rota's not working either.`),
+    ).toEqual([]);
+  });
+});
+
+describe('decisions confirmed in the next turn', () => {
+  it('takes "then we <verb>" closing a discussion, but not the "then" of a condition', async () => {
+    const found = await decisionsOf(`Ada: Nobody knows whether the hall has a licence for music.
+Bo: The caretaker thinks so, the council has no record.
+Ada: Then we assume it doesn't.
+Bo: And what happens if an inspector turns up on the night?
+Ada: Then we apologise and turn it off.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a verbless ruling that sets a limit, but not the next topic or an answer', async () => {
+    const found = await decisionsOf(`Ada: Parents keep asking to bring siblings to the trip.
+Bo: The coach only has forty seats.
+Ada: Fine. Pupils only, no siblings.
+Bo: Okay. Next, the tuck shop.
+Ada: Is the tuck shop open on Fridays?
+Bo: Yes. Every Friday, no exceptions.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a yes or no to a should-question when it says what happens', async () => {
+    const found = await decisionsOf(`Ada: Should the volunteers wait for the new badges before they start?
+Bo: No, they can start on Monday with paper name tags.`);
+    expect(found.map((d) => d.sources)).toEqual([['2']]);
+    expect(
+      await decisionsOf(`Ada: Should we switch the bank account to the credit union?
+Bo: Yes, probably, I'd have to look at the fees first.`),
+    ).toEqual([]);
+  });
+
+  it('takes an offer to the other side that they accept, and a bare yes to a role offered', async () => {
+    const found = await decisionsOf(`Ada: Because of the delay, we'd like to refund you the delivery charge.
+Bo: I appreciate that.
+Bo: We want one person we can call when a van is late.
+Ada: I can be that person until the new depot opens.
+Cy: Agreed. Ada is your contact for the depot, and the old number still works.`);
+    expect(found.map((d) => d.sources)).toEqual([['1'], ['5']]);
+    expect(found[1]!.text).toMatch(/^Ada is your contact/);
+  });
+
+  it('does not take a bare yes to a question or to an offer of work', async () => {
+    expect(
+      await decisionsOf(`Ada: I can print the posters tonight.
+Bo: Agreed.
+Ada: We could ask the school for their hall?
+Bo: Agreed.`),
+    ).toEqual([]);
+  });
+
+  it('takes what follows a change of mind, but not a task the speaker takes back', async () => {
+    const found = await decisionsOf(`Ada: The raffle is in the main hall at two.
+Ada: Scratch that, the small hall at three.
+Bo: On second thought, forget the balloons. Paper streamers only.
+Ada: Actually, scratch that, I'll ring the caterer myself.`);
+    expect(found.map((d) => d.sources)).toEqual([['2'], ['3']]);
+    expect(found[0]!.text).toMatch(/small hall at three/i);
+  });
+});
+
+describe('proposals taken up, plans echoed and votes counted', () => {
+  it('takes a proposal that the first other speaker takes up without reservation', async () => {
+    const found = await decisionsOf(`Ada: What if we run the stall for one more month?
+Bo: One more month is fine by me.
+Ada: Deal.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '2']]);
+    expect(found[0]!.text).toBe('Run the stall for one more month');
+  });
+
+  it('does not take a proposal answered with a reservation, or one handed to someone', async () => {
+    expect(
+      await decisionsOf(`Ada: How about a walking bus from the church?
+Bo: I like it, but who would run it every morning?
+Ada: Should we add a sign at the gate?
+Bo: Good idea. Cy, could you make one this week?`),
+    ).toEqual([]);
+  });
+
+  it('takes a plan asked about and said back by someone else', async () => {
+    const found = await decisionsOf(`Ada: The boiler needs a new pump, two hundred pounds.
+Bo: So we repair it?
+Ada: We repair it. Cy, book the plumber.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+  });
+
+  it('takes a one-word vote result after a call for a vote, with the motion', async () => {
+    const found = await decisionsOf(`Ada: I move that we close the library on bank holidays.
+Bo: Seconded.
+Ada: All those in favour? Nine. Against? One. Carried.`);
+    expect(found.map((d) => d.sources)).toEqual([['3']]);
+    expect(found[0]!.text).toMatch(/^Carried: Close the library on bank holidays/);
+    expect(await decisionsOf(`Ada: The parcel was lost.`)).toEqual([]);
+  });
+
+  it('leaves out a decision told as a story, and a progressive that describes what goes on', async () => {
+    expect(
+      await decisionsOf(`Ada: At my last job we decided to rewrite it, because the old code was a mess.
+Bo: We're hiring for the kitchen, by the way.
+Ada: We're starting with the accounts today.`),
+    ).toEqual([]);
+  });
+});
+
+describe('decision words in other senses', () => {
+  it('does not take a phone call, a hard consensus or a deal-breaker for a decision', async () => {
+    expect(
+      await decisionsOf(`Ada: I'm making the call to the supplier tomorrow morning.
+Bo: The call is at three, on the usual link.
+Ada: Consensus is hard to reach with twelve people in the room.
+Bo: For the landlord, the parking is a deal-breaker.`),
+    ).toEqual([]);
+  });
+
+  it('takes "Yes, let\'s." to a "shall we" proposal, and the ruling said with "my call is"', async () => {
+    const found = await decisionsOf(`Ada: Shall we move the quiz night to Thursdays?
+Bo: Yes, let's.
+Cy: Nobody agrees on the colour of the new banner.
+Ada: My call is we keep the green one.`);
+    expect(found.map((d) => d.sources)).toEqual([['1', '2'], ['4']]);
+    expect(found[0]!.text).toBe('Move the quiz night to Thursdays');
+  });
+});
