@@ -74,7 +74,10 @@ const ALREADY_IN: Record<Scenario, number> = {
   sfu3light: 2,
   sfu4light: 3,
 };
-/** The results file: `BENCH_RESULT=join-to-first-frame.collab` keeps a partial run apart. */
+/**
+ * The results file: `BENCH_RESULT=join-to-first-frame.collab` keeps a partial run apart (a run with
+ * BENCH_SCENARIOS records only when it is named).
+ */
 const RESULT_NAME = process.env.BENCH_RESULT ?? 'join-to-first-frame';
 const TARGET_SECOND_MS = 800;
 const TARGET_THIRD_MS = 1200;
@@ -629,6 +632,9 @@ if (lightSetupFailures.length) console.log('light set-up failures (not measured)
 console.log(`load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`);
 if (process.env.BENCH_NO_RECORD) {
   console.log('not recorded (BENCH_NO_RECORD)');
+} else if (process.env.BENCH_SCENARIOS && !process.env.BENCH_RESULT) {
+  // A partial run would replace the full run's file with empty scenarios.
+  console.log('not recorded: a run of chosen scenarios records only with BENCH_RESULT=<name>');
 } else {
   console.log(`recorded ${recordResult(RESULT_NAME, figures)}`);
 }

@@ -263,6 +263,65 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
     // Still no mesh anywhere: the reloaded page came back straight onto the SFU.
     for (const page of pages) await expect(sfuView(page)).resolves.toMatchObject({ mesh: 0 });
   });
+
+  it('when two remain they go back peer-to-peer, with no gap in their video', async () => {
+    // Hana's view of Gus, sampled through the switch back, as through the switch to the SFU.
+    const samples: { t: number; frames: number }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const s = (await host.remoteMedia().catch(() => [])).find((m) => m.name === 'Gus');
+        if (s?.tile) samples.push({ t: Date.now(), frames: s.tile.presentedFrames });
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    const closedRooms = () => server.logs.join('').split('the meeting’s janus room is closed').length - 1;
+    const closedBefore = closedRooms();
+    try {
+      const left = Date.now();
+      await eve.control('Leave meeting').click();
+      await pages[2]!.getByRole('heading', { name: 'You left the meeting' }).waitFor();
+      // Both on one mesh link, their SFU sessions closed once it carried media.
+      for (const page of pages.slice(0, 2)) {
+        await eventually(
+          () => sfuView(page),
+          (v) => v.publisher === null && v.subscriber === null && v.mesh === 1,
+          20_000,
+        );
+      }
+      const meshMs = Date.now() - left;
+      await new Promise((r) => setTimeout(r, 2000));
+      sampling = false;
+      await sampler;
+      let longestStallMs = 0;
+      let stallFrom = samples[0]?.t ?? 0;
+      for (let i = 1; i < samples.length; i++) {
+        if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
+        longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
+      }
+      console.log(
+        `back to p2p: both on the mesh alone ${meshMs} ms after Eve left; ` +
+          `Hana's view of Gus longest stall ${longestStallMs} ms over ${samples.length} samples`,
+      );
+      expect(samples.length).toBeGreaterThan(8);
+      expect(longestStallMs).toBeLessThan(1500);
+      await expectMediaFrom(host, [{ name: 'Gus' }]);
+      await expectMediaFrom(gus, [{ name: 'Hana' }]);
+      // Nothing of the meeting is left in Janus once both pages left it.
+      expect(server.logs.join('')).toContain('meeting goes back to peer-to-peer');
+      await eventually(
+        async () => closedRooms(),
+        (n) => n === closedBefore + 1,
+        5000,
+      );
+    } catch (err) {
+      sampling = false;
+      await sampler;
+      console.log(`samples of Hana's view of Gus: ${JSON.stringify(samples)}`);
+      await diagnose();
+      throw err;
+    }
+  });
 });
 
 describe('a server without Janus', () => {

@@ -214,6 +214,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
    * server then sends `sfu_offer` on every change. Answered with `ack`.
    */
   z.object({ type: z.literal('sfu_subscribe'), requestId }),
+  /**
+   * Added (SFU): the room went back to peer-to-peer (`media_mode p2p`) and this page's mesh links
+   * carry media now: its SFU publisher and subscriber may go. Answered with `ack`; refused while
+   * the room is on the SFU.
+   */
+  z.object({ type: z.literal('sfu_leave'), requestId }),
   /** Added (SFU): this browser's answer to the last `sfu_offer`. */
   z.object({ type: z.literal('sfu_answer'), answer: sdp }),
   /** Added (SFU): an ICE candidate of this browser's publisher or subscriber connection (null: done). */

@@ -258,6 +258,8 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   sfu_answer: [],
   sfu_trickle: [],
   sfu_view: [],
+  // Leaving the SFU is an admitted participant's, and a no-op where the room holds nothing on one.
+  sfu_leave: ['guest', 'host', 'other'],
   // Recording needs the SFU (none in the API tests) and a meeting that allows it: refused to
   // everyone here; a non-host's refusal with an SFU is media/recordings tests' (recordings.test.ts).
   set_recording: [],
@@ -310,6 +312,7 @@ function example(
     case 'sfu_publish':
       return { type, requestId: 'm', offer: sdp };
     case 'sfu_subscribe':
+    case 'sfu_leave':
       return { type, requestId: 'm' };
     case 'sfu_answer':
       return { type, answer: { ...sdp, type: 'answer' } };

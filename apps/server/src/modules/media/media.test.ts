@@ -147,4 +147,38 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     });
     for (const s of [a, b, c, d]) s.socket.close();
   });
+
+  it('goes back to peer-to-peer when two remain; a page leaves the SFU only then', async () => {
+    const { userId } = await signIn(t, { email: 'sfu-back@example.com' });
+    const id = (await createMeeting(t, { hostId: userId })).meetingId;
+    const a = await enter(t, ws, id, { name: 'Ann', sessionId: 'back-a' });
+    const b = await enter(t, ws, id, { name: 'Bob', sessionId: 'back-b' });
+    const c = await enter(t, ws, id, { name: 'Cy', sessionId: 'back-c' });
+    expect(await a.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
+    expect(await a.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'sfu' });
+    expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
+    expect(await b.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'sfu' });
+    // Three on the SFU: nobody leaves it.
+    a.socket.send({ type: 'sfu_leave', requestId: 'too-soon' });
+    expect(await a.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'too-soon' });
+
+    c.socket.send({ type: 'leave_meeting' });
+    expect(await a.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'p2p' });
+    expect(await b.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'p2p' });
+    // Back on the mesh: the SFU is refused again, and each page may now leave it.
+    b.socket.send({ type: 'sfu_subscribe', requestId: 'late' });
+    expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'late' });
+    a.socket.send({ type: 'sfu_leave', requestId: 'leave' });
+    expect(await a.socket.next('ack')).toMatchObject({ requestId: 'leave' });
+
+    // A third again moves the room back to the SFU, the newcomer bridging as the first time.
+    const d = await enter(t, ws, id, { name: 'Dee', sessionId: 'back-d' });
+    expect(d.socket.received.find((m) => m.type === 'media_mode')).toEqual({
+      type: 'media_mode',
+      mode: 'sfu',
+      bridge: true,
+    });
+    expect(await a.socket.next('media_mode')).toEqual({ type: 'media_mode', mode: 'sfu' });
+    for (const s of [a, b, c, d]) s.socket.close();
+  });
 });

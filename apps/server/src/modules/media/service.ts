@@ -27,6 +27,7 @@ export const LAYER_OF_QUALITY: Readonly<Record<'high' | 'medium' | 'low', SfuLay
 export const MEDIA_MESSAGES = {
   noSfu: 'This meeting’s media is peer-to-peer now: there is no SFU connection to make',
   sfuFailed: 'The video server could not connect you; try again in a moment',
+  onSfu: 'This meeting’s media goes through the SFU now: stay connected to it',
 } as const;
 
 export interface MediaServiceDeps {
@@ -34,7 +35,7 @@ export interface MediaServiceDeps {
   /** The most people a room holds while it has no SFU; null: no cap (MEDIA_PROVIDER=p2p chosen). */
   meshCap: number | null;
   /** Tells a room's participants its media mode (`restart`: publish and subscribe again). */
-  announce(roomId: string, message: { type: 'media_mode'; mode: 'sfu'; restart?: boolean }): void;
+  announce(roomId: string, message: { type: 'media_mode'; mode: 'p2p' | 'sfu'; restart?: boolean }): void;
   /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
   admitted(actor: Actor): Promise<unknown>;
   log: FastifyBaseLogger;
@@ -42,7 +43,9 @@ export interface MediaServiceDeps {
 
 /**
  * How a meeting's media flows (issue 17). Two people talk peer-to-peer; when a third is in the
- * room, the room moves to the SFU (`media_mode sfu`, to everyone) and stays there while it lasts.
+ * room, the room moves to the SFU (`media_mode sfu`, to everyone); when only two (or one) remain
+ * and nothing is being recorded, it goes back to peer-to-peer (`media_mode p2p`): each page keeps
+ * its SFU connections until its mesh links carry media, then leaves the SFU (`sfu_leave`).
  * Room rules stay in the room slice: every SFU action is an admitted participant's, checked here
  * against the RoomService before it reaches the provider, and the browser never talks to Janus.
  */
@@ -52,11 +55,25 @@ export function createMediaService(deps: MediaServiceDeps) {
   const sfuRooms = new Set<string>();
   /** Rooms that were on the SFU when Janus was lost. */
   const lostRooms = new Set<string>();
+  /** Rooms the SFU may hold state for (on it now, or back on the mesh with pages still leaving it). */
+  const heldRooms = new Set<string>();
+  /** Rooms being recorded: they stay on the SFU whatever their size (Janus records them). */
+  const recordingRooms = new Set<string>();
   /** Who is in each room, as the room's news told us (to release the SFU when it empties). */
   const present = new Map<string, Set<string>>();
   const roomOf = new Map<string, string>();
 
   const sfuReady = () => provider.kind === 'janus' && provider.available();
+
+  /** Two (or one) left and nothing being recorded: the room goes back to peer-to-peer. */
+  function backToMeshIfSmall(roomId: string): void {
+    const count = present.get(roomId)?.size ?? 0;
+    if (!sfuRooms.has(roomId) || count === 0 || count >= SFU_FROM_PARTICIPANTS) return;
+    if (recordingRooms.has(roomId)) return;
+    sfuRooms.delete(roomId);
+    log.info({ roomId, count }, 'meeting goes back to peer-to-peer');
+    deps.announce(roomId, { type: 'media_mode', mode: 'p2p' });
+  }
 
   async function sfuActor(actor: Actor): Promise<void> {
     await deps.admitted(actor);
@@ -94,6 +111,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       if (sfuRooms.has(roomId)) return { mode: 'sfu', changed: false };
       if (count >= SFU_FROM_PARTICIPANTS && sfuReady()) {
         sfuRooms.add(roomId);
+        heldRooms.add(roomId);
         log.info({ roomId, count }, 'meeting moves to the SFU');
         return { mode: 'sfu', changed: true };
       }
@@ -112,10 +130,26 @@ export function createMediaService(deps: MediaServiceDeps) {
       ids?.delete(participantId);
       const empty = !ids || ids.size === 0;
       if (empty) present.delete(roomId);
-      if (!sfuRooms.has(roomId)) return;
-      if (empty) sfuRooms.delete(roomId);
+      if (!heldRooms.has(roomId)) return;
+      if (empty) {
+        sfuRooms.delete(roomId);
+        heldRooms.delete(roomId);
+        recordingRooms.delete(roomId);
+      }
       const release = empty ? provider.closeRoom(roomId) : provider.leave(roomId, participantId);
       release.catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
+      if (!empty) backToMeshIfSmall(roomId);
+    },
+
+    /**
+     * The participant's page left the SFU (back on the mesh, its links carrying media): its
+     * publisher and subscriber go, and the SFU room once nobody is in it.
+     */
+    async leaveSfu(actor: Actor): Promise<void> {
+      await deps.admitted(actor);
+      if (sfuRooms.has(actor.roomId)) throw new RoomError('forbidden', 409, MEDIA_MESSAGES.onSfu);
+      if (!heldRooms.has(actor.roomId)) return;
+      await provider.leave(actor.roomId, actor.participantId).catch((e) => failed(e, 'leave', actor));
     },
 
     /**
@@ -125,6 +159,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     lost(): void {
       for (const id of sfuRooms) lostRooms.add(id);
       sfuRooms.clear();
+      heldRooms.clear();
     },
 
     /** Janus is back: every room that was on it is told to publish and subscribe again. */
@@ -132,6 +167,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       for (const id of lostRooms) {
         if (!present.has(id)) continue;
         sfuRooms.add(id);
+        heldRooms.add(id);
         log.info({ roomId: id }, 'janus is back: the meeting publishes again');
         deps.announce(id, { type: 'media_mode', mode: 'sfu', restart: true });
       }
@@ -184,6 +220,7 @@ export function createMediaService(deps: MediaServiceDeps) {
       if (sfuRooms.has(roomId)) return true;
       if (!sfuReady() || !present.has(roomId)) return false;
       sfuRooms.add(roomId);
+      heldRooms.add(roomId);
       log.info({ roomId }, 'meeting moves to the SFU (recording)');
       deps.announce(roomId, { type: 'media_mode', mode: 'sfu' });
       return true;
@@ -192,8 +229,15 @@ export function createMediaService(deps: MediaServiceDeps) {
     /** Whether this server can record meetings (an SFU with a recordings folder). */
     canRecord: (): boolean => provider.kind === 'janus' && provider.recordingDir !== null,
     recordingDir: provider.recordingDir,
-    startRecording: (roomId: string, name: string) => provider.startRecording(roomId, name),
-    stopRecording: (roomId: string) => provider.stopRecording(roomId),
+    async startRecording(roomId: string, name: string): Promise<void> {
+      await provider.startRecording(roomId, name);
+      recordingRooms.add(roomId);
+    },
+    async stopRecording(roomId: string): Promise<void> {
+      recordingRooms.delete(roomId);
+      await provider.stopRecording(roomId);
+      backToMeshIfSmall(roomId);
+    },
 
     /** The room's active speaker (rooms on the SFU), for a newcomer. */
     activeSpeaker(roomId: string): string | null {

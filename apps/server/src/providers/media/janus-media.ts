@@ -575,6 +575,7 @@ export class JanusMedia implements MediaProvider {
       await room.ready;
       const control = await this.controlHandle();
       await timed(control.destroy({ room: room.janusId, secret: room.secret }), 'destroy room');
+      this.log.info({ roomId }, 'the meeting’s janus room is closed');
     } catch (err) {
       this.log.warn({ err, roomId }, 'could not destroy the janus room');
     }

@@ -21,6 +21,7 @@ import { setRecording } from './set_recording.js';
 import { setTranscription } from './set_transcription.js';
 import { sfuAnswer } from './sfu_answer.js';
 import { sfuPublish } from './sfu_publish.js';
+import { sfuLeave } from './sfu_leave.js';
 import { sfuSubscribe } from './sfu_subscribe.js';
 import { sfuTrickle } from './sfu_trickle.js';
 import { sfuView } from './sfu_view.js';
@@ -49,6 +50,7 @@ export const handlers: HandlerMap = {
   set_recording: setRecording,
   sfu_publish: sfuPublish,
   sfu_subscribe: sfuSubscribe,
+  sfu_leave: sfuLeave,
   sfu_answer: sfuAnswer,
   sfu_trickle: sfuTrickle,
   sfu_view: sfuView,

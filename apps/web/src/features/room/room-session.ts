@@ -6,6 +6,7 @@ import { Store } from '@/lib/store';
 import { Captions } from './ai/captions';
 import { SpeakingMeter } from '@/features/report/speaking';
 import type { LocalMedia } from './media/local-media';
+import type { PeerLink } from './media/peer-link';
 import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
 import { RemoteMedia } from './media/remote-media';
 import { SfuSession, type VideoWant } from './media/sfu-session';
@@ -164,7 +165,7 @@ export class RoomSession {
       s.on('participant_left', (m) => this.onParticipantLeft(m)),
       s.on('offer', (m) => {
         // On the SFU, a mesh link that was replaced is not rebuilt from the other side's retries.
-        if (this.sfu?.isFlowing(m.fromParticipant)) return;
+        if (this.mediaMode === 'sfu' && this.sfu?.isFlowing(m.fromParticipant)) return;
         void this.mesh.handleOffer(m.fromParticipant, m.offer);
       }),
       s.on('media_mode', (m) => {
@@ -189,6 +190,8 @@ export class RoomSession {
         void this.sfu?.setLocal(t);
       }),
       this.media.subscribe(() => this.sendMediaState()),
+      // Back on the mesh: the SFU session goes once every link carries media.
+      this.mesh.subscribe(() => this.retireSfu()),
     );
   }
 
@@ -240,10 +243,39 @@ export class RoomSession {
    * that participant's media flows through the SFU (the new path flows before the old one closes).
    */
   private onMediaMode(mode: 'p2p' | 'sfu', restart: boolean): void {
+    const was = this.mediaMode;
     this.mediaMode = mode;
     this.set({ mediaMode: mode });
     // `restart`: the SFU came back after a failure: our old connections to it are dead.
     if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(restart);
+    if (mode === 'p2p' && was === 'sfu' && this.signal.state === 'joined') this.backToMesh();
+  }
+
+  /**
+   * The room went back to peer-to-peer (two or one left): each pair meshes again, the one with the
+   * smaller id offering (the other answers), while the SFU keeps carrying the media; the SFU
+   * session closes once every link carries media (`retireSfu`), so the switch shows no gap.
+   */
+  private backToMesh(): void {
+    const selfId = this.snapshot.self?.id;
+    if (!selfId) return;
+    this.set({ activeSpeakerId: null });
+    for (const p of this.snapshot.participants) {
+      if (p.isConnected && selfId < p.id && !this.mesh.get(p.id)) this.mesh.connect(p.id);
+    }
+    this.retireSfu();
+  }
+
+  /** On the mesh again, the SFU session closes once each connected participant's link carries media. */
+  private retireSfu(): void {
+    const sfu = this.sfu;
+    if (!sfu || this.mediaMode !== 'p2p' || this.signal.state !== 'joined') return;
+    const others = this.snapshot.participants.filter((p) => p.isConnected);
+    if (!others.every((p) => carriesMedia(this.mesh.get(p.id)))) return;
+    sfu.close();
+    this.sfu = null;
+    this.remote.setSfu(null);
+    this.signal.request({ type: 'sfu_leave' }).catch((err: unknown) => this.opts.log?.('sfu: leave', err));
   }
 
   /** Starts the SFU path (again after a fresh join: the server's SFU state is per participant). */
@@ -256,10 +288,12 @@ export class RoomSession {
       iceServers: this.iceServers,
       log: this.opts.log,
     });
-    sfu.onFlowing = (id) => this.mesh.forget(id);
+    sfu.onFlowing = (id) => {
+      if (this.mediaMode === 'sfu') this.mesh.forget(id);
+    };
     // A failed connection: a fresh session now if the socket is up, else at the resume's `joined`.
     sfu.onFailed = () => {
-      if (this.sfu === sfu && this.signal.state === 'joined') this.startSfu(true);
+      if (this.sfu === sfu && this.mediaMode === 'sfu' && this.signal.state === 'joined') this.startSfu(true);
     };
     this.sfu = sfu;
     if (this.videoView) sfu.setView(this.videoView);
@@ -287,7 +321,7 @@ export class RoomSession {
         !this.mesh.get(p.id) &&
         this.connectedAtJoin.has(p.id) &&
         // A bridge link the SFU already replaced is not made again.
-        !this.sfu?.isFlowing(p.id)
+        !(this.mediaMode === 'sfu' && this.sfu?.isFlowing(p.id))
       )
         this.mesh.connect(p.id);
     }
@@ -483,6 +517,15 @@ export class RoomSession {
     this.sfu?.close();
     if (this.signal.state !== 'closed') this.signal.leave();
   }
+}
+
+/** Whether a mesh link is up and has delivered media (a remote track unmuted). */
+function carriesMedia(link: PeerLink | undefined): boolean {
+  return (
+    !!link &&
+    link.connectionState === 'connected' &&
+    link.remoteStream.getTracks().some((t) => t.readyState === 'live' && !t.muted)
+  );
 }
 
 /** Adds messages by id, keeping time order (history and live messages may overlap). */
