@@ -13,10 +13,11 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5|blind-6 limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5|blind-6|blind-7 limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
- * blind-5 and blind-6 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1).
+ * blind-5, blind-6 and blind-7 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
+ * BENCH_SUMMARY_BLIND7=1).
  * BENCH_SUMMARY_VERBOSE=1 prints every miss and false positive (=asr: those of the speech-to-text style run).
  * Also reported, not a target: the same meetings lower-cased without punctuation, as the embedded
  * speech-to-text writes them (the rules lean on "Name," and "?").
@@ -29,6 +30,7 @@ import { RulesSummarizer } from '../apps/server/src/providers/summaries/rules/in
 import { parseTranscript } from '../apps/server/src/providers/summaries/transcript-file.js';
 import type { MeetingSummary } from '../apps/server/src/providers/summaries/types.js';
 import { benchRoot, recordResult } from './support/results.js';
+import { match } from './support/summary-score.js';
 
 const TARGET = 0.7;
 const only = process.env.BENCH_SUMMARY_SET;
@@ -44,6 +46,10 @@ const withBlind5 = only === 'blind-5' || process.env.BENCH_SUMMARY_BLIND5 === '1
 // blind-6 (written in its own worktree by someone who had read none of the rules, measured once
 // with the rules of 618b671) is sealed the same way: BENCH_SUMMARY_SET=blind-6 or BENCH_SUMMARY_BLIND6=1.
 const withBlind6 = only === 'blind-6' || process.env.BENCH_SUMMARY_BLIND6 === '1';
+// blind-7 (written by another engineer while the decision classifier was cross-validated, read by
+// nobody working on the rules or the classifier before its one measurement) is sealed the same
+// way: BENCH_SUMMARY_SET=blind-7 or BENCH_SUMMARY_BLIND7=1.
+const withBlind7 = only === 'blind-7' || process.env.BENCH_SUMMARY_BLIND7 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -52,13 +58,14 @@ const dirs = [
   ...(withBlind4 ? ['meetings-blind-4'] : []),
   ...(withBlind5 ? ['meetings-blind-5'] : []),
   ...(withBlind6 ? ['meetings-blind-6'] : []),
+  ...(withBlind7 ? ['meetings-blind-7'] : []),
 ].map((d) => path.join(benchRoot, d));
 /**
  * Sets named by their directory rather than their keys: blind-6's keys say "held-out" (the key
  * format of bench/meetings/README.md allows only tune and held-out, and its writer read only that
  * README), and its keys are not edited; scored as held-out they would count in the verdict.
  */
-const SET_OF_DIR: Record<string, ApartSet> = { 'meetings-blind-6': 'blind-6' };
+const SET_OF_DIR: Record<string, ApartSet> = { 'meetings-blind-6': 'blind-6', 'meetings-blind-7': 'blind-7' };
 
 interface Key {
   set: 'tune' | 'held-out' | ApartSet;
@@ -106,6 +113,12 @@ const APART = {
       'BLIND SET 6 (bench/meetings-blind-6: written in its own worktree without sight of the rules, keys committed first in fd01ed2)',
     note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; never used for tuning; not part of "all" or the verdict',
   },
+  'blind-7': {
+    record: 'blind7',
+    title:
+      'BLIND SET 7 (bench/meetings-blind-7: written unseen by another engineer, keys committed first in 2c3e795)',
+    note: 'bench/meetings-blind-7, written by another engineer without sight of the rules; measured once, with the rules of 007dec0 (the decision classifier frozen before it was read and not adopted), and no change after; never used for tuning; not part of "all" or the verdict',
+  },
 } as const;
 type ApartSet = keyof typeof APART;
 const isApart = (set: string): set is ApartSet => Object.hasOwn(APART, set);
@@ -121,62 +134,6 @@ interface MeetingScore {
   ms: number;
   actionItems: Counts & { ownerRight: number; dueRight: number };
   decisions: Counts;
-}
-
-/** Stop words of the overlap rule (README: words of 3+ letters that are not stop words). */
-const STOP = new Set(
-  'the and for with that this from your you our are was were will would could should can have has had not but all any into out about over then than them they their there what when who how its it is be been being also just get got let lets does did done one two per'.split(
-    ' ',
-  ),
-);
-function contentWords(text: string): Set<string> {
-  return new Set(
-    text
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length >= 3 && !STOP.has(w)),
-  );
-}
-/** Share of the key's content words found in the predicted text. */
-function overlap(key: string, predicted: string): number {
-  const k = contentWords(key);
-  if (k.size === 0) return 0;
-  const p = contentWords(predicted);
-  let shared = 0;
-  for (const w of k) if (p.has(w)) shared += 1;
-  return shared / k.size;
-}
-
-/** README rule: by line (±1, nearest first), then by overlap ≥ 0.5 (highest first); one-to-one. */
-function match<K extends { text: string; line: number }, P extends { text: string; sources: string[] }>(
-  keys: K[],
-  predicted: P[],
-): Array<[K, P]> {
-  const pairs: Array<{ k: number; p: number; byLine: boolean; rank: number }> = [];
-  keys.forEach((key, k) =>
-    predicted.forEach((pred, p) => {
-      const distances = pred.sources
-        .map((s) => Math.abs(Number(s) - key.line))
-        .filter((d) => !Number.isNaN(d));
-      const nearest = distances.length > 0 ? Math.min(...distances) : Infinity;
-      if (nearest <= 1) pairs.push({ k, p, byLine: true, rank: nearest });
-      else {
-        const o = overlap(key.text, pred.text);
-        if (o >= 0.5) pairs.push({ k, p, byLine: false, rank: -o });
-      }
-    }),
-  );
-  pairs.sort((a, b) => Number(b.byLine) - Number(a.byLine) || a.rank - b.rank);
-  const usedK = new Set<number>();
-  const usedP = new Set<number>();
-  const out: Array<[K, P]> = [];
-  for (const pair of pairs) {
-    if (usedK.has(pair.k) || usedP.has(pair.p)) continue;
-    usedK.add(pair.k);
-    usedP.add(pair.p);
-    out.push([keys[pair.k]!, predicted[pair.p]!]);
-  }
-  return out;
 }
 
 const firstName = (name: string | null) => name?.trim().split(/\s+/)[0]?.toLowerCase() ?? null;

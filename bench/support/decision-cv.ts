@@ -1,0 +1,143 @@
+import type { FeatureGroup } from '../../apps/server/src/providers/summaries/learned/features.js';
+import { onlyGroups } from '../../apps/server/src/providers/summaries/learned/features.js';
+import {
+  decisionsFromProbabilities,
+  lineProbabilities,
+  withRuleDecisions,
+  type DecisionModel,
+} from '../../apps/server/src/providers/summaries/learned/decisions.js';
+import { train } from '../../apps/server/src/providers/summaries/learned/logistic.js';
+import type { SummaryPoint } from '../../apps/server/src/providers/summaries/types.js';
+import type { KeyedMeeting } from './summary-sets.js';
+import { match } from './summary-score.js';
+
+/**
+ * The systems compared, and how each is fitted on training meetings only: the L2 strength and
+ * the threshold are chosen by leave-one-set-out cross-validation inside the training sets
+ * (highest pooled decision F1 under the benchmark's matching), then the model is refitted on all
+ * the training sets. Nothing here sees the meetings it is scored on.
+ */
+export interface Variant {
+  id: string;
+  title: string;
+  groups: FeatureGroup[];
+  /** Rules' decisions first, the model's added where the rules found none nearby. */
+  orRules: boolean;
+}
+export const VARIANTS: Variant[] = [
+  { id: 'model', title: 'model alone (grammar, markers, context)', groups: ['g', 'm', 'c'], orRules: false },
+  {
+    id: 'model-phrases',
+    title: "model + the rules' phrase patterns as features",
+    groups: ['g', 'm', 'c', 'p'],
+    orRules: false,
+  },
+  {
+    id: 'model-rules',
+    title: "model + phrase patterns + the rules' output as features",
+    groups: ['g', 'm', 'c', 'p', 'r'],
+    orRules: false,
+  },
+  { id: 'rules-or-model', title: 'rules OR model alone', groups: ['g', 'm', 'c'], orRules: true },
+];
+/** The ways of combining the model with the rules; "combined" is the best of these inside the training folds. */
+export const COMBINED = ['model-phrases', 'model-rules', 'rules-or-model'];
+export const L2_GRID = [1, 4, 16];
+export const THRESHOLDS = Array.from({ length: 17 }, (_, k) => Math.round((0.1 + 0.05 * k) * 100) / 100);
+
+export interface Counts {
+  predicted: number;
+  expected: number;
+  matched: number;
+}
+export const addCounts = (a: Counts, b: Counts): Counts => ({
+  predicted: a.predicted + b.predicted,
+  expected: a.expected + b.expected,
+  matched: a.matched + b.matched,
+});
+export const ZERO: Counts = { predicted: 0, expected: 0, matched: 0 };
+export function f1(c: Counts): number {
+  return c.predicted + c.expected === 0 ? 0 : (2 * c.matched) / (c.predicted + c.expected);
+}
+export function scoreDecisions(m: KeyedMeeting, predicted: SummaryPoint[]): Counts {
+  return {
+    predicted: predicted.length,
+    expected: m.decisionsKey.length,
+    matched: match(m.decisionsKey, predicted).length,
+  };
+}
+
+export function predict(
+  m: KeyedMeeting,
+  model: DecisionModel,
+  orRules: boolean,
+  probabilities?: number[],
+): SummaryPoint[] {
+  const p = probabilities ?? lineProbabilities(model, m.features);
+  const learned = decisionsFromProbabilities(m.lines, p, model.threshold);
+  return orRules ? withRuleDecisions(m.lines, m.rules.decisions, learned) : learned;
+}
+
+/** Trainings are shared between variants with the same groups (rules-or-model and model). */
+const trained = new Map<string, ReturnType<typeof train>>();
+function trainOn(meetings: KeyedMeeting[], groups: FeatureGroup[], l2: number) {
+  const key = `${groups.join('')}|${l2}|${meetings.map((m) => `${m.set}/${m.name}`).join(',')}`;
+  const hit = trained.get(key);
+  if (hit) return hit;
+  const model = train(
+    meetings.flatMap((m) =>
+      m.features.map((f, i) => ({
+        features: onlyGroups(f, groups),
+        label: m.labels[i]!,
+        group: `${m.set}/${m.name}`,
+      })),
+    ),
+    { l2 },
+  );
+  trained.set(key, model);
+  return model;
+}
+
+export interface Fitted {
+  model: DecisionModel;
+  l2: number;
+  innerF1: number;
+}
+
+/** Fits one variant on `meetings` (several sets), choosing L2 and threshold by inner CV. */
+export function fitVariant(meetings: KeyedMeeting[], variant: Variant): Fitted {
+  const sets = [...new Set(meetings.map((m) => m.set))];
+  let best = { l2: L2_GRID[0]!, threshold: 0.5, f: -1 };
+  for (const l2 of L2_GRID) {
+    // Out-of-fold probabilities for every training meeting, at this L2.
+    const oof = new Map<KeyedMeeting, number[]>();
+    for (const held of sets) {
+      const model = trainOn(
+        meetings.filter((m) => m.set !== held),
+        variant.groups,
+        l2,
+      );
+      for (const m of meetings.filter((x) => x.set === held))
+        oof.set(m, lineProbabilities({ ...model, groups: variant.groups }, m.features));
+    }
+    for (const threshold of THRESHOLDS) {
+      let c = ZERO;
+      for (const [m, p] of oof)
+        c = addCounts(
+          c,
+          scoreDecisions(
+            m,
+            predict(m, { bias: 0, weights: {}, groups: variant.groups, threshold }, variant.orRules, p),
+          ),
+        );
+      const f = f1(c);
+      if (f > best.f) best = { l2, threshold, f };
+    }
+  }
+  const model = trainOn(meetings, variant.groups, best.l2);
+  return {
+    model: { ...model, groups: variant.groups, threshold: best.threshold },
+    l2: best.l2,
+    innerF1: best.f,
+  };
+}
