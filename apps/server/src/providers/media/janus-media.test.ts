@@ -171,6 +171,39 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     });
   });
 
+  it('publishes again after a reload even while Janus still holds the old feed id (436)', async () => {
+    await media.publish('r', 'a', { type: 'offer', sdp: PUBLISHER_OFFER });
+    // The reloaded page's publish: Janus has acknowledged the old handle's detach but answers
+    // 436 twice before it lets the id go.
+    const refusals = { left: 2 };
+    const realAttach = janus.attach;
+    vi.spyOn(media.client, 'attach').mockImplementation(async () => {
+      const h = (await realAttach()) as unknown as FakeHandle;
+      const join = h.joinConfigurePublisher.getMockImplementation()!;
+      h.joinConfigurePublisher.mockImplementation(async (p: Record<string, unknown>) => {
+        if (refusals.left-- > 0) throw new Error('436 User ID a already exists');
+        return join(p);
+      });
+      return h as unknown as VideoRoomHandle;
+    });
+    await expect(media.publish('r', 'a', { type: 'offer', sdp: PUBLISHER_OFFER })).resolves.toMatchObject({
+      type: 'answer',
+    });
+    expect(janus.handles.at(-1)!.joinConfigurePublisher).toHaveBeenCalledTimes(3);
+    // Any other refusal is not retried.
+    refusals.left = 0;
+    const other = janus.handles.length;
+    vi.spyOn(media.client, 'attach').mockImplementation(async () => {
+      const h = (await realAttach()) as unknown as FakeHandle;
+      h.joinConfigurePublisher.mockImplementation(async () => {
+        throw new Error('433 Unauthorized');
+      });
+      return h as unknown as VideoRoomHandle;
+    });
+    await expect(media.publish('r', 'a', { type: 'offer', sdp: PUBLISHER_OFFER })).rejects.toThrow('433');
+    expect(janus.handles[other]!.joinConfigurePublisher).toHaveBeenCalledTimes(1);
+  });
+
   it('creates the Janus room with talking events on', async () => {
     await room(['a', 'b', 'c']);
     const control = janus.handles[0]!;

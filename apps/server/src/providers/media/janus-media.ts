@@ -19,6 +19,9 @@ import type {
 const MAX_EARLY_CANDIDATES = 64;
 /** A failed subscription update is tried again this much later, this many times in a row at most. */
 const SYNC_RETRY_MS = 1000;
+/** A republished feed id Janus still holds (436) is tried again this often, this many times. */
+const FEED_TAKEN_RETRY_MS = 150;
+const FEED_TAKEN_RETRIES = 10;
 const SYNC_RETRIES = 3;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
@@ -253,20 +256,33 @@ export class JanusMedia implements MediaProvider {
     await this.flushEarly(me, 'publisher');
     try {
       const rec = this.recordings.get(roomId);
-      const res = await timed(
-        handle.joinConfigurePublisher({
-          room: room.janusId,
-          pin: room.pin,
-          feed: participantId,
-          display: participantId,
-          audio: true,
-          video: true,
-          // A publisher of a room being recorded is recorded from its first packet.
-          ...(rec ? { record: true, filename: nextFile(rec, participantId) } : {}),
-          jsep: offer,
-        }),
-        'publish',
-      );
+      const join = () =>
+        timed(
+          handle.joinConfigurePublisher({
+            room: room.janusId,
+            pin: room.pin,
+            feed: participantId,
+            display: participantId,
+            audio: true,
+            video: true,
+            // A publisher of a room being recorded is recorded from its first packet.
+            ...(rec ? { record: true, filename: nextFile(rec, participantId) } : {}),
+            jsep: offer,
+          }),
+          'publish',
+        );
+      // Janus acknowledges the old publisher's detach before it has let go of its feed id: a
+      // page publishing again at once (a reload) may hear 436 "already exists" for a moment.
+      let res;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          res = await join();
+          break;
+        } catch (err) {
+          if (!String((err as Error).message).startsWith('436') || attempt >= FEED_TAKEN_RETRIES) throw err;
+          await new Promise((r) => setTimeout(r, FEED_TAKEN_RETRY_MS));
+        }
+      }
       if (!res.jsep) throw new Error('Janus answered the publish without an SDP answer');
       return res.jsep;
     } catch (err) {
