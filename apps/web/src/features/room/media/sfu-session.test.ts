@@ -2,19 +2,31 @@ import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/prot
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PeerMesh } from './peer-mesh';
 import { RemoteMedia } from './remote-media';
-import { SIMULCAST_ENCODINGS, SfuSession } from './sfu-session';
+import { SIMULCAST_ENCODINGS, SfuSession, VIDEO_WAIT_MS } from './sfu-session';
 
-/** A remote track that can be told RTP arrived (`unmute`). */
+/** A remote track that can be told RTP arrived (`unmute`), and whether a frame was decoded. */
 class FakeTrack extends EventTarget {
   muted = true;
   readyState = 'live';
+  framesDecoded = 0;
   constructor(readonly kind: string) {
     super();
   }
-  arrive() {
+  /** RTP arrives; a video's first frame is decoded too unless `decoded` is false. */
+  arrive({ decoded = true }: { decoded?: boolean } = {}) {
     this.muted = false;
+    if (decoded && this.kind === 'video') this.framesDecoded += 1;
     this.dispatchEvent(new Event('unmute'));
   }
+}
+
+/** A receiver whose stats say how many frames its track decoded. */
+function fakeReceiver(track: FakeTrack) {
+  return {
+    track,
+    getStats: async () =>
+      new Map([['in', { type: 'inbound-rtp', kind: track.kind, framesDecoded: track.framesDecoded }]]),
+  };
 }
 
 class FakeStream {
@@ -33,7 +45,7 @@ class FakePC {
     currentDirection: string | null;
     sendEncodings?: RTCRtpEncodingParameters[];
     sender: { track: unknown; replaceTrack: (t: unknown) => Promise<void> };
-    receiver: { track: FakeTrack };
+    receiver: ReturnType<typeof fakeReceiver>;
   }[] = [];
   remote: RTCSessionDescriptionInit | null = null;
   onicecandidate: unknown = null;
@@ -59,7 +71,7 @@ class FakePC {
           t.sender.track = tr;
         },
       },
-      receiver: { track: new FakeTrack(kind) },
+      receiver: fakeReceiver(new FakeTrack(kind)),
     };
     this.transceivers.push(t);
     return t;
@@ -175,13 +187,23 @@ describe('SfuSession', () => {
         .map((t) => t.kind),
     ).toEqual(['audio', 'video']);
     expect(sfu.streamOf('bob')?.getTracks()).toHaveLength(2);
-    // Not flowing until RTP arrives: the mesh link stays until then.
+    // Not flowing until a frame of the video is decoded: the mesh link stays until then.
     expect(sfu.isFlowing('ann')).toBe(false);
     const sub = FakePC.made[1]!;
-    sub.transceivers[1]!.receiver.track.arrive();
+    sub.transceivers[1]!.receiver.track.arrive({ decoded: false });
+    sub.transceivers[0]!.receiver.track.arrive();
+    await settle();
+    // RTP and audio, but no decodable video frame yet (no key frame): still the mesh.
+    expect(sfu.isFlowing('ann')).toBe(false);
+    sub.transceivers[1]!.receiver.track.framesDecoded = 1;
+    await new Promise((r) => setTimeout(r, 150));
     expect(sfu.isFlowing('ann')).toBe(true);
     expect(sfu.isFlowing('bob')).toBe(false);
     expect(flowing).toEqual(['ann']);
+    const bobVideo = sub.transceivers[3]!.receiver.track;
+    bobVideo.arrive();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sfu.isFlowing('bob')).toBe(true);
 
     // Bob left: Janus's next offer marks his m-lines inactive; his stream goes.
     sfu.handleOffer(
@@ -195,6 +217,55 @@ describe('SfuSession', () => {
     await settle();
     expect(sfu.streamOf('bob')).toBeNull();
     expect(sfu.streamMap().map((s) => s.participantId)).toEqual(['ann', 'ann']);
+
+    // Bob again (his page reloaded: the same id, a new feed) on the m-lines Janus reuses: the
+    // same receiver tracks, whose decoded count goes on. He counts once his new video decodes.
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'audio', active: true },
+        { mid: '1', participantId: 'ann', kind: 'video', active: true },
+        { mid: '2', participantId: 'bob', kind: 'audio', active: true },
+        { mid: '3', participantId: 'bob', kind: 'video', active: true },
+      ]),
+    );
+    await settle();
+    expect(sfu.isFlowing('bob')).toBe(false);
+    // RTP of the new feed, but no new frame decoded yet: not yet.
+    bobVideo.muted = true;
+    bobVideo.arrive({ decoded: false });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sfu.isFlowing('bob')).toBe(false);
+    bobVideo.framesDecoded += 1;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sfu.isFlowing('bob')).toBe(true);
+  });
+
+  it('counts one without video by their audio, and one whose camera sends nothing after a wait', async () => {
+    const { sfu } = session();
+    await sfu.start();
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'audio', active: true },
+        { mid: '1', participantId: 'bob', kind: 'audio', active: true },
+        { mid: '2', participantId: 'bob', kind: 'video', active: true },
+      ]),
+    );
+    await settle();
+    vi.useFakeTimers();
+    try {
+      const sub = FakePC.made[1]!;
+      // Ann's video is not on this page (not in its view): her audio is her media.
+      sub.transceivers[0]!.receiver.track.arrive();
+      sub.transceivers[1]!.receiver.track.arrive();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sfu.isFlowing('ann')).toBe(true);
+      // Bob's camera is off: his video m-line never brings a frame, his audio does.
+      expect(sfu.isFlowing('bob')).toBe(false);
+      await vi.advanceTimersByTimeAsync(VIDEO_WAIT_MS);
+      expect(sfu.isFlowing('bob')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tells the server which videos the page shows, once subscribed and on each change only', async () => {
@@ -274,6 +345,7 @@ describe('RemoteMedia', () => {
     expect(remote.peer('ann').path).toBe(null);
     const before = remote.getVersion();
     FakePC.made[1]!.transceivers[0]!.receiver.track.arrive();
+    await settle();
     expect(remote.getVersion()).toBeGreaterThan(before);
     expect(remote.peer('ann')).toMatchObject({ path: 'sfu', hasVideo: true });
   });

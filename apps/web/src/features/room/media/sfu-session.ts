@@ -36,6 +36,20 @@ export const SIMULCAST_ENCODINGS: RTCRtpEncodingParameters[] = [
 
 type StreamInfo = ServerMessageOf<'sfu_offer'>['streams'][number];
 
+/** How often a received video is checked for its first decoded frame, and for how long at most. */
+const DECODE_POLL_MS = 100;
+const DECODE_WAIT_MS = 10_000;
+/** A participant whose audio flows but whose video decodes nothing (camera off) flows after this. */
+export const VIDEO_WAIT_MS = 4000;
+
+async function framesDecoded(receiver: RTCRtpReceiver): Promise<number> {
+  let n = 0;
+  (await receiver.getStats()).forEach((s: { type: string; framesDecoded?: number }) => {
+    if (s.type === 'inbound-rtp') n = Math.max(n, s.framesDecoded ?? 0);
+  });
+  return n;
+}
+
 /** A remote video this page shows, and the quality its tile needs (`sfu_view`). */
 export type VideoWant = Extract<ClientMessage, { type: 'sfu_view' }>['videos'][number];
 
@@ -52,6 +66,17 @@ export class SfuSession {
   private readonly streams = new Map<string, MediaStream>();
   /** Participants whose video or audio has delivered media through the SFU. */
   private readonly flowing = new Set<string>();
+  /**
+   * Each remote track watched, polled, or seen decoding, for whom (Janus reuses an m-line, and so
+   * its track, for the next publisher it carries).
+   */
+  private readonly watched = new WeakMap<MediaStreamTrack, string>();
+  private readonly polling = new WeakMap<MediaStreamTrack, string>();
+  private readonly decodedVideo = new WeakMap<MediaStreamTrack, string>();
+  /** Each watched video's decoded-frame count when it was given to its participant. */
+  private readonly baselines = new WeakMap<MediaStreamTrack, Promise<number>>();
+  /** Each remote track in a participant's stream now, and whose. */
+  private active = new Map<MediaStreamTrack, string>();
   private readonly listeners = new Set<() => void>();
   private version = 0;
   /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
@@ -205,7 +230,6 @@ export class SfuSession {
       const list = tracks.get(info.participantId) ?? [];
       list.push(t.receiver.track);
       tracks.set(info.participantId, list);
-      this.watch(info.participantId, t.receiver.track);
     }
     let changed = false;
     for (const [id, list] of tracks) {
@@ -227,19 +251,88 @@ export class SfuSession {
       }
     }
     if (changed) this.changed();
+    // A track that left its participant's stream (the m-line went inactive, or now carries
+    // someone else, or the same person's new feed after a reload) is watched afresh.
+    const active = new Map<MediaStreamTrack, string>();
+    for (const [id, list] of tracks) for (const t of list) active.set(t, id);
+    for (const [t, id] of this.active) {
+      if (active.get(t) === id) continue;
+      this.watched.delete(t);
+      this.polling.delete(t);
+      this.decodedVideo.delete(t);
+    }
+    this.active = active;
+    for (const t of pc.getTransceivers()) {
+      const id = active.get(t.receiver.track);
+      if (id) this.watch(id, t.receiver.track, t.receiver);
+    }
   }
 
-  /** A remote track counts as flowing from its first unmute (RTP arrived), or at once if live. */
-  private watch(participantId: string, track: MediaStreamTrack): void {
-    const mark = () => {
+  /**
+   * Watches a remote track for media. A participant's SFU media flows (the page shows it, and the
+   * mesh link to them may close) once a frame of their video has been decoded: RTP arriving is
+   * not enough, the decoder waits for a key frame, which took 2.4 s under load in CI while the
+   * tile stood still. A participant with no video here flows with their first audio; one whose
+   * video decodes nothing (camera off) flows VIDEO_WAIT_MS after their audio.
+   */
+  private watch(participantId: string, track: MediaStreamTrack, receiver: RTCRtpReceiver): void {
+    if (this.watched.get(track) === participantId) return;
+    this.watched.set(track, participantId);
+    // The receiver's count goes on across feeds when Janus reuses its m-line: only frames decoded
+    // from now on are this feed's.
+    if (track.kind === 'video')
+      this.baselines.set(
+        track,
+        framesDecoded(receiver).catch(() => 0),
+      );
+    const arrived = () => {
       if (this.closed || this.flowing.has(participantId)) return;
-      if (!this.streams.get(participantId)?.getTracks().includes(track)) return;
-      this.flowing.add(participantId);
-      this.changed();
-      this.onFlowing(participantId);
+      if (track.kind === 'video') {
+        void this.awaitFirstFrame(participantId, track, receiver);
+        return;
+      }
+      this.check(participantId);
+      setTimeout(() => this.check(participantId, true), VIDEO_WAIT_MS);
     };
-    if (!track.muted && this.subscriber?.connectionState === 'connected') queueMicrotask(mark);
-    track.addEventListener('unmute', mark, { once: true });
+    if (!track.muted && this.subscriber?.connectionState === 'connected') queueMicrotask(arrived);
+    track.addEventListener('unmute', arrived, { once: true });
+  }
+
+  private async awaitFirstFrame(participantId: string, track: MediaStreamTrack, receiver: RTCRtpReceiver) {
+    if (this.polling.get(track) === participantId) return;
+    this.polling.set(track, participantId);
+    const deadline = Date.now() + DECODE_WAIT_MS;
+    const before = await (this.baselines.get(track) ?? Promise.resolve(0));
+    const current = () =>
+      !this.closed &&
+      !this.flowing.has(participantId) &&
+      !!this.streams.get(participantId)?.getTracks().includes(track);
+    while (current() && Date.now() < deadline) {
+      const decoded = await framesDecoded(receiver).catch(() => 0);
+      if (decoded > before) {
+        this.decodedVideo.set(track, participantId);
+        this.check(participantId);
+        return;
+      }
+      await new Promise((r) => setTimeout(r, DECODE_POLL_MS));
+    }
+    if (this.polling.get(track) === participantId) this.polling.delete(track);
+    if (current()) this.check(participantId, true);
+  }
+
+  /** Marks the participant flowing once their media is showable (see `watch`); `late`: waited enough. */
+  private check(participantId: string, late = false): void {
+    if (this.closed || this.flowing.has(participantId)) return;
+    const tracks = this.streams.get(participantId)?.getTracks() ?? [];
+    const videos = tracks.filter((t) => t.kind === 'video' && t.readyState === 'live');
+    const unmuted = tracks.some((t) => !t.muted);
+    const ready =
+      videos.some((t) => this.decodedVideo.get(t) === participantId) ||
+      (unmuted && (videos.length === 0 || late));
+    if (!ready) return;
+    this.flowing.add(participantId);
+    this.changed();
+    this.onFlowing(participantId);
   }
 
   streamOf(participantId: string): MediaStream | null {
