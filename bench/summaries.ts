@@ -13,11 +13,11 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5|blind-6|blind-7 limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|blind-3|blind-4|blind-5|blind-6|blind-7|blind-8 limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
- * blind-5, blind-6 and blind-7 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
- * BENCH_SUMMARY_BLIND7=1).
+ * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
+ * BENCH_SUMMARY_BLIND7=1, BENCH_SUMMARY_BLIND8=1).
  * BENCH_SUMMARY_VERBOSE=1 prints every miss and false positive (=asr: those of the speech-to-text style run).
  * Also reported, not a target: the same meetings lower-cased without punctuation, as the embedded
  * speech-to-text writes them (the rules lean on "Name," and "?").
@@ -50,6 +50,10 @@ const withBlind6 = only === 'blind-6' || process.env.BENCH_SUMMARY_BLIND6 === '1
 // nobody working on the rules or the classifier before its one measurement) is sealed the same
 // way: BENCH_SUMMARY_SET=blind-7 or BENCH_SUMMARY_BLIND7=1.
 const withBlind7 = only === 'blind-7' || process.env.BENCH_SUMMARY_BLIND7 === '1';
+// blind-8 (written by another engineer while branch decisions2 tuned the rules on blind-6 and
+// blind-7, read by nobody on that branch before its one measurement) is sealed the same way:
+// BENCH_SUMMARY_SET=blind-8 or BENCH_SUMMARY_BLIND8=1.
+const withBlind8 = only === 'blind-8' || process.env.BENCH_SUMMARY_BLIND8 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -59,13 +63,18 @@ const dirs = [
   ...(withBlind5 ? ['meetings-blind-5'] : []),
   ...(withBlind6 ? ['meetings-blind-6'] : []),
   ...(withBlind7 ? ['meetings-blind-7'] : []),
+  ...(withBlind8 ? ['meetings-blind-8'] : []),
 ].map((d) => path.join(benchRoot, d));
 /**
  * Sets named by their directory rather than their keys: blind-6's keys say "held-out" (the key
  * format of bench/meetings/README.md allows only tune and held-out, and its writer read only that
  * README), and its keys are not edited; scored as held-out they would count in the verdict.
  */
-const SET_OF_DIR: Record<string, ApartSet> = { 'meetings-blind-6': 'blind-6', 'meetings-blind-7': 'blind-7' };
+const SET_OF_DIR: Record<string, ApartSet> = {
+  'meetings-blind-6': 'blind-6',
+  'meetings-blind-7': 'blind-7',
+  'meetings-blind-8': 'blind-8',
+};
 
 interface Key {
   set: 'tune' | 'held-out' | ApartSet;
@@ -111,13 +120,19 @@ const APART = {
     record: 'blind6',
     title:
       'BLIND SET 6 (bench/meetings-blind-6: written in its own worktree without sight of the rules, keys committed first in fd01ed2)',
-    note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; never used for tuning; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; used for tuning since branch decisions2 (272be4c, f909c90); not part of "all" or the verdict',
   },
   'blind-7': {
     record: 'blind7',
     title:
       'BLIND SET 7 (bench/meetings-blind-7: written unseen by another engineer, keys committed first in 2c3e795)',
-    note: 'bench/meetings-blind-7, written by another engineer without sight of the rules; measured once, with the rules of 007dec0 (the decision classifier frozen before it was read and not adopted), and no change after; never used for tuning; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-7, written by another engineer without sight of the rules; measured once, with the rules of 007dec0 (the decision classifier frozen before it was read and not adopted), and no change after; used for tuning since branch decisions2 (272be4c, f909c90); not part of "all" or the verdict',
+  },
+  'blind-8': {
+    record: 'blind8',
+    title:
+      'BLIND SET 8 (bench/meetings-blind-8: written unseen by another engineer, keys committed first in 9cd20c6)',
+    note: 'bench/meetings-blind-8, written by another engineer without sight of the rules; measured once, with the rules of branch decisions2 (adoption rule in bench/results/summaries-blind8-preregistration.md, committed before the set was read), and no change after; never used for tuning; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;
