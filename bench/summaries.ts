@@ -120,19 +120,19 @@ const APART = {
     record: 'blind6',
     title:
       'BLIND SET 6 (bench/meetings-blind-6: written in its own worktree without sight of the rules, keys committed first in fd01ed2)',
-    note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; used for tuning since branch decisions2 (272be4c, f909c90); not part of "all" or the verdict',
+    note: 'bench/meetings-blind-6, written by an engineer who read only bench/meetings/README.md and one tune meeting (README there); measured once, with the rules of 618b671 and no change after; never used for tuning on main (branch decisions2 tuned on it, not merged); not part of "all" or the verdict',
   },
   'blind-7': {
     record: 'blind7',
     title:
       'BLIND SET 7 (bench/meetings-blind-7: written unseen by another engineer, keys committed first in 2c3e795)',
-    note: 'bench/meetings-blind-7, written by another engineer without sight of the rules; measured once, with the rules of 007dec0 (the decision classifier frozen before it was read and not adopted), and no change after; used for tuning since branch decisions2 (272be4c, f909c90); not part of "all" or the verdict',
+    note: 'bench/meetings-blind-7, written by another engineer without sight of the rules; measured once, with the rules of 007dec0 (the decision classifier frozen before it was read and not adopted), and no change after; never used for tuning on main (branch decisions2 tuned on it, not merged); not part of "all" or the verdict',
   },
   'blind-8': {
     record: 'blind8',
     title:
       'BLIND SET 8 (bench/meetings-blind-8: written unseen by another engineer, keys committed first in 9cd20c6)',
-    note: 'bench/meetings-blind-8, written by another engineer without sight of the rules; measured once, with the rules of branch decisions2 (adoption rule in bench/results/summaries-blind8-preregistration.md, committed before the set was read), and no change after; never used for tuning; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-8, written by another engineer without sight of the rules; measured with main\'s rules (those of f59c6cb; the rules of branch decisions2, measured once beside them, were not adopted: bench/results/summaries-blind8-preregistration.md); never used for tuning; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;
