@@ -29,6 +29,20 @@ interface SfuView {
   rids: string[];
 }
 
+/**
+ * The longest time a sampled tile presented no new frame (a remounted <video> restarts its count,
+ * which shows as a drop, not as a stall).
+ */
+function longestStall(samples: { t: number; frames: number }[]): number {
+  let longest = 0;
+  let stallFrom = samples[0]?.t ?? 0;
+  for (let i = 1; i < samples.length; i++) {
+    if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
+    longest = Math.max(longest, samples[i]!.t - stallFrom);
+  }
+  return longest;
+}
+
 function sfuView(page: Page): Promise<SfuView> {
   return page.evaluate(async () => {
     const h = window.__parley;
@@ -165,14 +179,8 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       await new Promise((r) => setTimeout(r, 2000));
       await stopSampling();
 
-      // No gap: between consecutive samples Gus's tile on Hana's page kept presenting frames
-      // (a remounted <video> restarts its count, which shows as a drop, not as a stall).
-      let longestStallMs = 0;
-      let stallFrom = samples[0]?.t ?? 0;
-      for (let i = 1; i < samples.length; i++) {
-        if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
-        longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
-      }
+      // No gap: between consecutive samples Gus's tile on Hana's page kept presenting frames.
+      const longestStallMs = longestStall(samples);
       console.log(
         `sfu switch: Eve's first remote frames ${eveFirstFrameMs} ms after opening the link; ` +
           `Hana's view of Gus longest stall ${longestStallMs} ms over ${samples.length} samples`,
@@ -293,12 +301,7 @@ describe.skipIf(!installed)('meetings of three through the Janus SFU', () => {
       await new Promise((r) => setTimeout(r, 2000));
       sampling = false;
       await sampler;
-      let longestStallMs = 0;
-      let stallFrom = samples[0]?.t ?? 0;
-      for (let i = 1; i < samples.length; i++) {
-        if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
-        longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
-      }
+      const longestStallMs = longestStall(samples);
       console.log(
         `back to p2p: both on the mesh alone ${meshMs} ms after Eve left; ` +
           `Hana's view of Gus longest stall ${longestStallMs} ms over ${samples.length} samples`,
@@ -559,12 +562,7 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     await new Promise((r) => setTimeout(r, 2000));
     sampling = false;
     await sampler;
-    let longestStallMs = 0;
-    let stallFrom = samples[0]?.t ?? 0;
-    for (let i = 1; i < samples.length; i++) {
-      if (samples[i]!.frames !== samples[i - 1]!.frames) stallFrom = samples[i]!.t;
-      longestStallMs = Math.max(longestStallMs, samples[i]!.t - stallFrom);
-    }
+    const longestStallMs = longestStall(samples);
     console.log(
       `layout change: Gus's view of Hana (grid → thumbnail) longest stall ${longestStallMs} ms ` +
         `over ${samples.length} samples`,
