@@ -68,18 +68,30 @@ export function createSubscriptionsRepository(db: Database) {
       subscriptionId: string,
       values: SubscriptionValues,
     ): Promise<boolean> {
-      const rows = await db
-        .insert(subscriptions)
-        .values({ userId, provider, subscriptionId, ...values })
-        .onConflictDoUpdate({
-          target: subscriptions.userId,
-          set: { provider, subscriptionId, ...values, updatedAt: new Date() },
-          setWhere: or(
-            ne(subscriptions.provider, provider),
-            ne(subscriptions.subscriptionId, subscriptionId),
-          ),
-        })
-        .returning({ id: subscriptions.id });
+      const upsert = () =>
+        db
+          .insert(subscriptions)
+          .values({ userId, provider, subscriptionId, ...values })
+          .onConflictDoUpdate({
+            target: subscriptions.userId,
+            set: { provider, subscriptionId, ...values, updatedAt: new Date() },
+            setWhere: or(
+              ne(subscriptions.provider, provider),
+              ne(subscriptions.subscriptionId, subscriptionId),
+            ),
+          })
+          .returning({ id: subscriptions.id });
+      let rows;
+      try {
+        rows = await upsert();
+      } catch (err) {
+        // Two deliveries of a subscription nobody has a row for yet insert at once: PostgreSQL
+        // arbitrates ON CONFLICT on the user's index only, so the loser can hit the provider
+        // subscription's unique index instead (23505). Once the winner has committed, the same
+        // upsert takes the user's conflict path.
+        if (!isUniqueViolation(err)) throw err;
+        rows = await upsert();
+      }
       return rows.length > 0;
     },
 
@@ -105,3 +117,9 @@ export function createSubscriptionsRepository(db: Database) {
 }
 
 export type SubscriptionsRepository = ReturnType<typeof createSubscriptionsRepository>;
+
+/** Whether a failed query was a unique-constraint violation (PostgreSQL 23505; Drizzle wraps it). */
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e.code === '23505' || e.cause?.code === '23505';
+}
