@@ -230,8 +230,12 @@ export function createMediaService(deps: MediaServiceDeps) {
     canRecord: (): boolean => provider.kind === 'janus' && provider.recordingDir !== null,
     recordingDir: provider.recordingDir,
     async startRecording(roomId: string, name: string): Promise<void> {
-      await provider.startRecording(roomId, name);
+      // Marked first: someone leaving while Janus starts the recording keeps the room on the SFU.
       recordingRooms.add(roomId);
+      await provider.startRecording(roomId, name).catch((err: unknown) => {
+        recordingRooms.delete(roomId);
+        throw err;
+      });
     },
     async stopRecording(roomId: string): Promise<void> {
       recordingRooms.delete(roomId);
