@@ -21,9 +21,9 @@ import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { cameraContext, launchBrowser, newContext } from '../e2e/support/browser.js';
 import { cpuSeconds, rssBytes } from '../e2e/support/proc.js';
 import { LightCrowd, type CrowdReport, type PeerSpec } from './support/light-crowd.js';
-import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
+import { reexecInNetns } from './support/netns.js';
 import { recordResult } from './support/results.js';
-import { startBenchServer } from './support/server.js';
+import { startSfuBenchServer } from './support/server.js';
 import { inboundVideo, waitRemoteFrames } from './support/sfu-pages.js';
 
 reexecInNetns(fileURLToPath(import.meta.url), { janus: true });
@@ -39,14 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number, d = 4) => Math.round(n * 10 ** d) / 10 ** d;
 const loadAverage = () => os.loadavg().map((l) => round(l, 2));
 
-const { server, build } = await startBenchServer({
-  LOG_LEVEL: 'info',
-  MEDIA_PROVIDER: 'janus',
-  JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
-  TRUST_PROXY: 'true',
-});
-const janusPid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
-if (!(janusPid > 0)) throw new Error(`the server did not start its own Janus:\n${server.logs.join('')}`);
+const { server, build, janusPid } = await startSfuBenchServer();
 const loadBefore = loadAverage();
 const browser = await launchBrowser();
 const crowd = await LightCrowd.start(MEDIA);

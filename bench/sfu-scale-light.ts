@@ -34,9 +34,9 @@ import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { cameraContext, launchBrowser } from '../e2e/support/browser.js';
 import { cpuSeconds, rssBytes } from '../e2e/support/proc.js';
 import { LightCrowd, type CrowdReport, type PeerSpec } from './support/light-crowd.js';
-import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
+import { reexecInNetns } from './support/netns.js';
 import { benchRoot, recordResult } from './support/results.js';
-import { startBenchServer } from './support/server.js';
+import { startSfuBenchServer } from './support/server.js';
 import { inboundVideo, waitRemoteFrames } from './support/sfu-pages.js';
 
 reexecInNetns(fileURLToPath(import.meta.url), { janus: true });
@@ -74,14 +74,7 @@ function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq) / 100;
 }
 
-const { server, build } = await startBenchServer({
-  LOG_LEVEL: 'info',
-  MEDIA_PROVIDER: 'janus',
-  JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
-  TRUST_PROXY: 'true',
-});
-const janusPid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
-if (!(janusPid > 0)) throw new Error(`the server did not start its own Janus:\n${server.logs.join('')}`);
+const { server, build, janusPid } = await startSfuBenchServer();
 const loadBefore = loadAverage();
 const browser = await launchBrowser();
 const crowd = await LightCrowd.start(null);

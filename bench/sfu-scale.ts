@@ -36,9 +36,9 @@ import { cameraContext, launchBrowser } from '../e2e/support/browser.js';
 import { cpuSeconds, rssBytes } from '../e2e/support/proc.js';
 import { Participant } from './support/bots.js';
 import { inboundVideo, waitRemoteFrames } from './support/sfu-pages.js';
-import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
+import { reexecInNetns } from './support/netns.js';
 import { recordResult } from './support/results.js';
-import { startBenchServer } from './support/server.js';
+import { startSfuBenchServer } from './support/server.js';
 
 reexecInNetns(fileURLToPath(import.meta.url), { janus: true });
 
@@ -160,14 +160,7 @@ function forceView(pubs: Publisher[], quality: Quality | null): void {
 }
 
 const loadBefore = loadAverage();
-const { server, build } = await startBenchServer({
-  LOG_LEVEL: 'info',
-  MEDIA_PROVIDER: 'janus',
-  JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
-  TRUST_PROXY: 'true',
-});
-const janusPid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
-if (!(janusPid > 0)) throw new Error(`the server did not start its own Janus:\n${server.logs.join('')}`);
+const { server, build, janusPid } = await startSfuBenchServer();
 const browser = await launchBrowser();
 const bots: Participant[] = [];
 const pubs: Publisher[] = [];

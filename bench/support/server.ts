@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, startServer as startE2eServer, type RunningServer } from '../../e2e/support/server.js';
+import { JANUS_IFACE } from './netns.js';
 import { repoRoot } from './results.js';
 
 /** The build a benchmark runs on: the shared production build, or a private one. */
@@ -80,4 +81,24 @@ export async function startBenchServer(
       }),
   };
   return { server, build };
+}
+
+/**
+ * Starts the server for an SFU benchmark with its own Janus, gathering on the namespace's veth
+ * (`reexecInNetns(…, { janus: true })`), and answers Janus's pid as the server logged it.
+ */
+export async function startSfuBenchServer(): Promise<{
+  server: RunningServer;
+  build: BuildInfo;
+  janusPid: number;
+}> {
+  const { server, build } = await startBenchServer({
+    LOG_LEVEL: 'info',
+    MEDIA_PROVIDER: 'janus',
+    JANUS_ICE_ENFORCE_LIST: process.env.PARLEY_JANUS_IFACE ?? JANUS_IFACE,
+    TRUST_PROXY: 'true',
+  });
+  const janusPid = Number(/our own Janus \(pid (\d+)/.exec(server.logs.join(''))?.[1]);
+  if (!(janusPid > 0)) throw new Error(`the server did not start its own Janus:\n${server.logs.join('')}`);
+  return { server, build, janusPid };
 }
