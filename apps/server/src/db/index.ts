@@ -34,6 +34,29 @@ export interface DbOptions {
   onIdleError?: (err: Error) => void;
 }
 
+/** The advisory lock that lets one server instance at a time migrate a PostgreSQL database. */
+export const MIGRATION_LOCK = 727_501_117;
+
+/**
+ * Runs the migrations while holding MIGRATION_LOCK on a connection of its own. Instances started
+ * together on a fresh database (compose.yaml starts two) would otherwise both create the first
+ * tables, and one would fail on "relation already exists"; the second one in waits, then finds
+ * every migration applied.
+ */
+async function migrateLocked(pool: pg.Pool, migrate: () => Promise<void>): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migrate();
+    } finally {
+      await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    lock.release();
+  }
+}
+
 /**
  * Opens the database and applies the committed migrations. The same migrations and queries run on
  * PGlite (embedded default) and on PostgreSQL.
@@ -43,7 +66,7 @@ export async function createDb(options: DbOptions): Promise<DbHandle> {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     pool.on('error', (err) => options.onIdleError?.(err));
     const db = drizzleNodePg(pool, { schema });
-    await migrateNodePg(db, { migrationsFolder: options.migrationsDir });
+    await migrateLocked(pool, () => migrateNodePg(db, { migrationsFolder: options.migrationsDir }));
     return {
       db: db as unknown as Database,
       kind: 'postgres',
