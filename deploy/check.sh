@@ -3,7 +3,8 @@
 #   - compose.yaml resolves with deploy/example.env as .env (docker compose, or docker-compose 1.x,
 #     which does not know the top-level `name:` key, so it is left out for that check),
 #   - each app instance's resolved environment passes the server's own config parser,
-#   - compose.yaml passes yamllint, the Caddyfile passes `caddy validate`, the Janus entrypoint
+#   - compose.yaml passes yamllint, the Caddyfile passes `caddy validate` and routes as it must
+#     (deploy/check-routing.mjs: a meeting's sockets to one instance), the Janus entrypoint
 #     parses as sh.
 # What it cannot check: that the images build and the containers run (README.md, "Deployment").
 # Needs: docker compose or docker-compose, yamllint, caddy (apt-get install docker-compose
@@ -35,6 +36,7 @@ if command -v caddy >/dev/null; then
   PARLEY_UPSTREAMS="127.0.0.1:3101 127.0.0.1:3102" caddy validate --adapter caddyfile \
     --config deploy/caddy/Caddyfile >/dev/null 2>&1 && echo "ok - caddy validate deploy/caddy/Caddyfile" \
     || fail "caddy validate deploy/caddy/Caddyfile"
+  node deploy/check-routing.mjs || status=1
 else fail "caddy is not installed"; fi
 sh -n deploy/janus/entrypoint.sh && echo "ok - deploy/janus/entrypoint.sh parses" || fail "entrypoint.sh"
 exit $status
