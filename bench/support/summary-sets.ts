@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readSentences, type Sentence } from '../../apps/server/src/providers/summaries/rules/nlp.js';
 import { RulesSummarizer } from '../../apps/server/src/providers/summaries/rules/index.js';
@@ -10,26 +10,45 @@ import { benchRoot } from './results.js';
 
 /**
  * The keyed meetings as a labelled dataset for the decision classifier: one example a transcript
- * line, labelled by whether a key decision names that line. The set of a meeting is its key's
- * `set`, except where the directory names it (blind-6's keys say "held-out"; see summaries.ts).
- * blind-7 is read only when asked for (it is the sealed test of the frozen model).
+ * line, labelled by whether a key decision names that line.
+ *
+ * Every set is listed here by name and directory, and only these are ever read: the newest blind
+ * set (bench/meetings-blind-9) is the sealed test and is deliberately absent, so nothing that
+ * trains or cross-validates can see it. A meeting's set is its directory's name below (blind-6,
+ * -7 and -8's keys say "held-out"; see summaries.ts), except bench/meetings, whose keys say tune
+ * or held-out.
  */
-export const CV_SETS = [
-  'tune',
-  'held-out',
-  'blind',
-  'blind-2',
-  'blind-3',
-  'blind-4',
-  'blind-5',
-  'blind-6',
-] as const;
+export const SET_DIRS = {
+  tune: 'meetings',
+  'held-out': 'meetings',
+  blind: 'meetings-blind',
+  'blind-2': 'meetings-blind-2',
+  'blind-3': 'meetings-blind-3',
+  'blind-4': 'meetings-blind-4',
+  'blind-5': 'meetings-blind-5',
+  'blind-6': 'meetings-blind-6',
+  'blind-7': 'meetings-blind-7',
+  'blind-8': 'meetings-blind-8',
+  train: 'meetings-train-1',
+} as const;
+export type CvSet = keyof typeof SET_DIRS;
+/** The folds of leave-one-set-out cross-validation, in time order. */
+export const CV_SETS = Object.keys(SET_DIRS) as CvSet[];
+/**
+ * The sets main's decision rules (those of 618b671, still main's at 8830115) were never tuned on:
+ * only in these folds is a system that uses the rules' output scored on something neither it nor
+ * the rules have seen.
+ */
+export const RULES_UNSEEN: readonly CvSet[] = ['blind-6', 'blind-7', 'blind-8', 'train'];
 
 export interface KeyedMeeting {
   name: string;
-  set: string;
+  /** Read lower-cased without punctuation (LoadOptions.speechToText). */
+  asr: boolean;
+  set: CvSet;
   meetingDate: string;
   decisionsKey: Array<{ text: string; line: number }>;
+  actionsKey: Array<{ text: string; line: number }>;
   lines: SourceLine[];
   sentences: Sentence[];
   rules: MeetingSummary;
@@ -38,48 +57,70 @@ export interface KeyedMeeting {
   labels: boolean[];
 }
 
-const DIRS = [
-  'meetings',
-  'meetings-blind',
-  'meetings-blind-2',
-  'meetings-blind-3',
-  'meetings-blind-4',
-  'meetings-blind-5',
-  'meetings-blind-6',
-];
-const SET_OF_DIR: Record<string, string> = { 'meetings-blind-6': 'blind-6', 'meetings-blind-7': 'blind-7' };
+/** Lower case, no punctuation but apostrophes: what the embedded speech-to-text produces. */
+export function asSpeechToText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9' ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
-export async function loadKeyedMeetings(options: { blind7?: boolean } = {}): Promise<KeyedMeeting[]> {
-  const dirs = options.blind7 ? ['meetings-blind-7'] : DIRS;
-  const summarizer = new RulesSummarizer();
+export interface LoadOptions {
+  /** The sets to read (default: every CV set). */
+  sets?: readonly CvSet[];
+  /** Read each transcript lower-cased without punctuation, as the speech-to-text writes it. */
+  speechToText?: boolean;
+}
+
+export async function loadKeyedMeetings(options: LoadOptions = {}): Promise<KeyedMeeting[]> {
+  const wanted = new Set(options.sets ?? CV_SETS);
+  const summarizer = new RulesSummarizer({ decisions: 'rules' });
+  const clustersFile = path.join(
+    benchRoot,
+    '../apps/server/src/providers/summaries/learned/word-clusters.json',
+  );
+  const clusters = existsSync(clustersFile)
+    ? (JSON.parse(readFileSync(clustersFile, 'utf8')) as { cluster: Record<string, number> }).cluster
+    : null;
   const out: KeyedMeeting[] = [];
-  for (const dir of dirs.map((d) => path.join(benchRoot, d))) {
-    const names = readdirSync(dir)
+  for (const dir of [...new Set([...wanted].map((s) => SET_DIRS[s]))]) {
+    const full = path.join(benchRoot, dir);
+    const names = readdirSync(full)
       .filter((f) => f.endsWith('.key.json'))
       .map((f) => f.replace(/\.key\.json$/, ''))
       .sort();
     for (const name of names) {
-      const key = JSON.parse(readFileSync(path.join(dir, `${name}.key.json`), 'utf8')) as {
+      const key = JSON.parse(readFileSync(path.join(full, `${name}.key.json`), 'utf8')) as {
         set: string;
         meetingDate: string;
         decisions: Array<{ text: string; line: number }>;
+        actionItems: Array<{ text: string; line: number }>;
       };
-      const lines = parseTranscript(
-        readFileSync(path.join(dir, `${name}.txt`), 'utf8'),
-        key.meetingDate,
-      ).filter((l) => l.text.trim() !== '');
+      const set = (dir === 'meetings' ? key.set : CV_SETS.find((s) => SET_DIRS[s] === dir)) as CvSet;
+      if (!wanted.has(set)) continue;
+      const lines = parseTranscript(readFileSync(path.join(full, `${name}.txt`), 'utf8'), key.meetingDate)
+        .map((l) => (options.speechToText ? { ...l, text: asSpeechToText(l.text) } : l))
+        .filter((l) => l.text.trim() !== '');
       const rules = await summarizer.summarize({ lines, participants: [], meetingDate: key.meetingDate });
       const sentences = readSentences(lines);
       const keyed = new Set(key.decisions.map((d) => String(d.line)));
       out.push({
         name,
-        set: SET_OF_DIR[path.basename(dir)] ?? key.set,
+        asr: !!options.speechToText,
+        set,
         meetingDate: key.meetingDate,
         decisionsKey: key.decisions,
+        actionsKey: key.actionItems,
         lines,
         sentences,
         rules,
-        features: lineFeatures(lines, sentences, ruleSignals(lines, rules.decisions, rules.actionItems)),
+        features: lineFeatures(
+          lines,
+          sentences,
+          ruleSignals(lines, rules.decisions, rules.actionItems),
+          clusters,
+        ),
         labels: lines.map((l) => keyed.has(l.id)),
       });
     }

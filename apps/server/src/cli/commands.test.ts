@@ -75,7 +75,9 @@ describe('npm run ai -- summarize', () => {
         'Maya: Thanks for joining. The release notes are the last open item.',
         'Maya: Luis, could you write the release notes by Friday?',
         'Luis: Sure, I will.',
-        "Maya: And let's ship version 2.1 on Monday.",
+        'Luis: Should we ship 2.1 on Monday, or wait for the translations?',
+        "Maya: Let's ship version 2.1 on Monday.",
+        'Luis: Agreed.',
       ].join('\n'),
     );
     const r = await run(() => summarizeCommand([file, '--date', '2026-03-11'], embedded));
@@ -87,7 +89,7 @@ describe('npm run ai -- summarize', () => {
     expect(summary.actionItems).toEqual([
       expect.objectContaining({ owner: 'Luis', due: '2026-03-13', sources: ['2', '3'] }),
     ]);
-    expect(summary.decisions).toEqual([expect.objectContaining({ sources: ['4'] })]);
+    expect(summary.decisions).toEqual([expect.objectContaining({ sources: ['5'] })]);
     expect(summary.decisions[0]!.text).toMatch(/ship version 2\.1 on Monday/i);
   });
 

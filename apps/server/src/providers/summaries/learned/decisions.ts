@@ -1,12 +1,17 @@
+import type { Sentence } from '../rules/nlp.js';
 import type { SourceLine, SummaryPoint } from '../types.js';
+import shipped from './decision-model.json' with { type: 'json' };
 import type { FeatureGroup, RuleSignals } from './features.js';
-import { onlyGroups } from './features.js';
+import { lineFeatures, onlyGroups } from './features.js';
 import { probability, type LogisticModel } from './logistic.js';
+import words from './word-clusters.json' with { type: 'json' };
 
 /** A trained decision classifier as committed: its feature groups, weights and threshold. */
 export interface DecisionModel extends LogisticModel {
   groups: FeatureGroup[];
   threshold: number;
+  /** Lines that pass with at most this many lines between them are one decision (default 0). */
+  gap?: number;
 }
 
 /** The rules' decisions and action items, as the line indices they came from. */
@@ -33,12 +38,14 @@ export function lineProbabilities(
 
 /**
  * The lines at or above the threshold, as decisions in the speaker's words. Neighbouring lines
- * that both pass are one decision (a proposal and its assent), told by the likelier line.
+ * that both pass (at most `gap` lines apart) are one decision (a proposal and its assent, or an
+ * assent and the chair's restatement), told by the likelier line.
  */
 export function decisionsFromProbabilities(
   lines: SourceLine[],
   probabilities: number[],
   threshold: number,
+  gap = 0,
 ): SummaryPoint[] {
   const out: SummaryPoint[] = [];
   let run: number[] = [];
@@ -49,8 +56,8 @@ export function decisionsFromProbabilities(
     run = [];
   };
   probabilities.forEach((p, i) => {
-    if (p < threshold) return flush();
-    if (run.length > 0 && run[run.length - 1] !== i - 1) flush();
+    if (p < threshold) return;
+    if (run.length > 0 && i - run[run.length - 1]! > gap + 1) flush();
     run.push(i);
   });
   flush();
@@ -76,4 +83,32 @@ export function withRuleDecisions(
   const extra = learned.filter((d) => !d.sources.some((s) => covered.has(at.get(s) ?? -1)));
   const line = (d: SummaryPoint) => Math.min(...d.sources.map((s) => at.get(s) ?? Infinity));
   return [...ruleDecisions, ...extra].sort((a, b) => line(a) - line(b));
+}
+
+/** The committed model (`npm run train:decisions`): a variant of bench/support/decision-cv.ts. */
+export const shippedModel = shipped as DecisionModel & { variant: string; orRules: boolean };
+/** Word → meaning cluster, for the `w:` features (bench/word-clusters.ts). */
+export const wordClusters: Readonly<Record<string, number>> = words.cluster;
+
+/**
+ * The decisions of a meeting as the committed classifier finds them: every line scored (with the
+ * rules' own decisions and action items among its features when the model uses them), lines at
+ * or above its threshold as decisions, and — for a model combined that way — the rules' decisions
+ * kept with the model's added.
+ */
+export function learnedDecisions(
+  lines: SourceLine[],
+  sentences: Sentence[],
+  rules: { decisions: SummaryPoint[]; actionItems: Array<{ sources: string[] }> },
+  model: DecisionModel & { orRules: boolean } = shippedModel,
+): SummaryPoint[] {
+  const signals = ruleSignals(lines, rules.decisions, rules.actionItems);
+  const features = lineFeatures(lines, sentences, signals, wordClusters);
+  const found = decisionsFromProbabilities(
+    lines,
+    lineProbabilities(model, features),
+    model.threshold,
+    model.gap ?? 0,
+  );
+  return model.orRules ? withRuleDecisions(lines, rules.decisions, found) : found;
 }

@@ -23,6 +23,7 @@ import {
   WE_WILL,
 } from '../rules/decision-phrases.js';
 import type { Sentence, Token } from '../rules/nlp.js';
+import { contextFeatures, wordFeatures } from './context.js';
 import type { SourceLine } from '../types.js';
 
 /**
@@ -36,9 +37,10 @@ import type { SourceLine } from '../types.js';
  * - `m:` markers: question, imperative, past, negation, date words, length, place in the meeting;
  * - `c:` context: the turns around it (a proposal or question before, assent after, same speaker);
  * - `p:` the phrase patterns of the hand-written rules (decision-phrases.ts), tested per sentence;
- * - `r:` the hand-written rules' own output (this line is a rule decision's or action's source).
+ * - `r:` the hand-written rules' own output (this line is a rule decision's or action's source);
+ * - `x:`, `l:`, `w:` agreement around the turn, modality, lemmas and meaning clusters (context.ts).
  */
-export type FeatureGroup = 'g' | 'm' | 'c' | 'p' | 'r';
+export type FeatureGroup = 'g' | 'm' | 'c' | 'p' | 'r' | 'x' | 'l' | 'w';
 
 /** What the hand-written rules found, by line index (0-based, into the lines given). */
 export interface RuleSignals {
@@ -134,7 +136,12 @@ const bucket = (n: number, edges: number[]) => edges.filter((e) => n >= e).lengt
  * One feature set per line of `lines` (the same lines, in the same order, that `sentences` were
  * read from). `rules` adds the `r:` group; without it that group is empty.
  */
-export function lineFeatures(lines: SourceLine[], sentences: Sentence[], rules?: RuleSignals): string[][] {
+export function lineFeatures(
+  lines: SourceLine[],
+  sentences: Sentence[],
+  rules?: RuleSignals,
+  clusters: Readonly<Record<string, number>> | null = null,
+): string[][] {
   const byLine: Sentence[][] = lines.map(() => []);
   for (const s of sentences) byLine[s.line]?.push(s);
   const own = byLine.map((ss) => {
@@ -145,6 +152,11 @@ export function lineFeatures(lines: SourceLine[], sentences: Sentence[], rules?:
     }
     return f;
   });
+  const words = byLine.map((ss) => {
+    const f = new Set<string>();
+    for (const s of ss) wordFeatures(s, clusters, f);
+    return f;
+  });
   const lowers = lines.map((l) =>
     l.text
       .toLowerCase()
@@ -152,8 +164,9 @@ export function lineFeatures(lines: SourceLine[], sentences: Sentence[], rules?:
       .trim(),
   );
   const wordCount = lowers.map((t) => t.split(/\s+/).filter(Boolean).length);
+  const context = contextFeatures(lines, byLine, lowers);
   return lines.map((line, i) => {
-    const f = new Set(own[i]);
+    const f = new Set([...own[i]!, ...words[i]!, ...context[i]!]);
     f.add(`m:words${bucket(wordCount[i]!, [4, 9, 16, 30])}`);
     f.add(`m:sentences${Math.min(3, byLine[i]!.length)}`);
     f.add(`m:place${bucket(i / Math.max(1, lines.length), [0.2, 0.8])}`);

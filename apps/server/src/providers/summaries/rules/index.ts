@@ -1,4 +1,5 @@
 import { meetingSummarySchema } from '@parley/protocol';
+import { learnedDecisions } from '../learned/decisions.js';
 import type { MeetingSummary, Summarizer, SummaryInput } from '../types.js';
 import { findActionItems } from './actions.js';
 import { findDecisions } from './decisions.js';
@@ -12,7 +13,17 @@ import { overviewAndKeyPoints } from './textrank.js';
  * model download, no network; measured against hand-written keys in bench/summaries.ts.
  */
 export class RulesSummarizer implements Summarizer {
-  readonly name = 'rules (wink-nlp)';
+  readonly name: string;
+
+  /**
+   * `decisions: 'learned'` (the default) takes decisions from the classifier of ../learned/,
+   * which cross-validated better than the hand-written decision rules on sets neither had seen
+   * (bench/results/summaries-blind9-preregistration.md); `'rules'` keeps the rules' own, as the
+   * benchmarks and the classifier's training need them.
+   */
+  constructor(private readonly options: { decisions?: 'learned' | 'rules' } = {}) {
+    this.name = options.decisions === 'rules' ? 'rules (wink-nlp)' : 'rules + decision classifier (wink-nlp)';
+  }
 
   async summarize(input: SummaryInput): Promise<MeetingSummary> {
     const lines = input.lines.filter((l) => l.text.trim() !== '');
@@ -22,7 +33,11 @@ export class RulesSummarizer implements Summarizer {
     const meetingDate = input.meetingDate.slice(0, 10);
 
     const { items, cued } = findActionItems(sentences, people, meetingDate);
-    const decisions = findDecisions(sentences, cued);
+    const ruled = findDecisions(sentences, cued);
+    const decisions =
+      this.options.decisions === 'rules'
+        ? ruled
+        : learnedDecisions(lines, sentences, { decisions: ruled, actionItems: items });
     const keyPointCount = Math.max(2, Math.min(7, Math.round(lines.length / 7)));
     const { overview, keyPoints } = overviewAndKeyPoints(
       sentences,

@@ -3,7 +3,9 @@ import { parseTranscript } from '../transcript-file.js';
 import { dueDate } from './dates.js';
 import { RulesSummarizer } from './index.js';
 
-const summarizer = new RulesSummarizer();
+// These tests are of the hand-written rules; the classifier that takes decisions by default is
+// tested in ../learned/learned.test.ts.
+const summarizer = new RulesSummarizer({ decisions: 'rules' });
 
 /** A Wednesday: "by Friday" is the 14th, "next Tuesday" the 18th, "end of the month" the 31st. */
 const MEETING_DATE = '2026-03-11';
