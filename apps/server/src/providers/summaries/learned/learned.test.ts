@@ -126,8 +126,8 @@ Ana: I don't think so, not yet.`,
 });
 
 describe('learned decisions', () => {
-  it('finds a proposal the meeting settles, and nothing in small talk (the summariser as shipped)', async () => {
-    const summarizer = new RulesSummarizer();
+  it('finds a proposal the meeting settles, and nothing in small talk (the summariser with it)', async () => {
+    const summarizer = new RulesSummarizer({ decisions: 'learned' });
     const decisions = async (lines: ReturnType<typeof parseTranscript>) =>
       (await summarizer.summarize({ lines, participants: [], meetingDate: '2026-03-11' })).decisions;
     const settled = parseTranscript(
