@@ -19,6 +19,8 @@
  * Split: BENCH_SPEECH_SPLIT=tune takes the sentences at even positions of sentences.txt (1st,
  * 3rd, …), =held-out those at odd positions; decoder settings are chosen on `tune` and judged on
  * `held-out` (the default, `all`, keeps the figures comparable with earlier runs).
+ * =held-out-2 takes bench/speech/held-out-2.txt instead: 20 sentences written before the second
+ * round of tuning and run only on the final configuration.
  * BENCH_SPEECH_VARIANTS_ONLY=1 runs only the variants (clean flite live path, and noisy unless
  * BENCH_SPEECH_NOISY=0), for tuning (BENCH_SPEECH_VOICES="kal" keeps only those flite voices), into bench/results/${BENCH_RESULT_NAME:-speech-wer-tuning}.json.
  * Writes bench/results/${BENCH_RESULT_NAME:-speech-wer}.json.
@@ -57,7 +59,8 @@ const variants = (process.env.BENCH_SPEECH_VARIANTS ?? '')
   .map((v) => v.trim())
   .filter(Boolean);
 const split = process.env.BENCH_SPEECH_SPLIT ?? 'all';
-if (!['all', 'tune', 'held-out'].includes(split)) throw new Error(`BENCH_SPEECH_SPLIT=${split}?`);
+if (!['all', 'tune', 'held-out', 'held-out-2'].includes(split))
+  throw new Error(`BENCH_SPEECH_SPLIT=${split}?`);
 const variantsOnly = process.env.BENCH_SPEECH_VARIANTS_ONLY === '1';
 const variantsNoisy = process.env.BENCH_SPEECH_NOISY !== '0';
 /** BENCH_SPEECH_VOICES="kal slt": only these flite voices in the variants-only run (exploring). */
@@ -67,6 +70,8 @@ const fliteVoices = VOICES.filter(
 );
 /** The split's sentences: even positions are `tune`, odd ones `held-out`. */
 const inSplit = (_: string, i: number) => split === 'all' || (i % 2 === 0) === (split === 'tune');
+const splitSentences = () =>
+  split === 'held-out-2' ? loadSentences('held-out-2.txt') : loadSentences().filter(inSplit);
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -179,7 +184,7 @@ function line(id: string, clip: PathFigures | null, live: LiveFigures): void {
 async function main(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-speech-wer-'));
   try {
-    const sentences = loadSentences().filter(inSplit);
+    const sentences = splitSentences();
     console.log(
       `speech-wer: ${sentences.length} sentences (${split}), ${VOICES.length} voices, decoder args [${extraArgs.join(' ')}]`,
     );

@@ -32,8 +32,9 @@ export const VOICES: Voice[] = [
   ...ESPEAK_VOICES.map((name): Voice => ({ id: `espeak-ng ${name}`, engine: 'espeak-ng', name })),
 ];
 
-export function loadSentences(): string[] {
-  return readFileSync(path.join(benchRoot, 'speech/sentences.txt'), 'utf8')
+/** A sentence list under bench/speech/, one a line: sentences.txt, or held-out-2.txt. */
+export function loadSentences(file = 'sentences.txt'): string[] {
+  return readFileSync(path.join(benchRoot, 'speech', file), 'utf8')
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean);
