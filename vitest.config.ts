@@ -97,7 +97,8 @@ const projects: TestProjectInlineConfiguration[] = [
       environment: 'node',
       globalSetup: ['./support/global-setup.ts'],
       fileParallelism: false,
-      testTimeout: 60_000,
+      // With the 30 s action timeout of e2e/support/browser.ts (a starved machine, 2026-11-27).
+      testTimeout: 90_000,
       hookTimeout: 90_000,
     },
   },
