@@ -97,14 +97,13 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     expect(leftAtPrompt).toBeGreaterThanOrEqual(3);
     expect(Date.now() - gusJoinedAt).toBeGreaterThan(38_000);
     expect(await gus.overlay.state()).toBe('warning');
-    await screenshot(gus.page, 'free-tier-prompt-desktop');
+    // The prompt lasts 5 s here: both skip it first. A screenshot before the click took longer
+    // than that on a starved machine (2026-11-27), and the grace dialog had replaced the prompt.
     await gus.overlay.prompt.getByRole('button', { name: 'Skip for now' }).click();
-    // Read at once: the warning lasts 5 s here, and Bea's screenshot below can take that under load.
     await gus.overlay.prompt.waitFor({ state: 'detached' });
     expect(await gus.overlay.state()).toBe('warning');
-    await bea.overlay.prompt.waitFor();
-    await screenshot(bea.page, 'free-tier-prompt-phone');
     await bea.overlay.prompt.getByRole('button', { name: 'Skip for now' }).click();
+    await screenshot(gus.page, 'free-tier-warning-desktop');
 
     // The Pro host never sees the clock.
     expect(await hostPage.getByTestId('free-time-overlay').count()).toBe(0);
