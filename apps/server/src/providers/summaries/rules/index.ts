@@ -1,5 +1,4 @@
 import { meetingSummarySchema } from '@parley/protocol';
-import { learnedDecisions } from '../learned/decisions.js';
 import type { MeetingSummary, Summarizer, SummaryInput } from '../types.js';
 import { findActionItems } from './actions.js';
 import { findDecisions } from './decisions.js';
@@ -36,9 +35,14 @@ export class RulesSummarizer implements Summarizer {
 
     const { items, cued } = findActionItems(sentences, people, meetingDate);
     const ruled = findDecisions(sentences, cued);
+    // Loaded only when asked for: the classifier's model and word clusters are ~500 KB of JSON
+    // that the app (rules by default) would otherwise parse at every start.
     const decisions =
       this.options.decisions === 'learned'
-        ? learnedDecisions(lines, sentences, { decisions: ruled, actionItems: items })
+        ? (await import('../learned/decisions.js')).learnedDecisions(lines, sentences, {
+            decisions: ruled,
+            actionItems: items,
+          })
         : ruled;
     const keyPointCount = Math.max(2, Math.min(7, Math.round(lines.length / 7)));
     const { overview, keyPoints } = overviewAndKeyPoints(
