@@ -76,6 +76,22 @@ describe('developer media pages release the camera', () => {
     expect(track.readyState).toBe('ended');
   });
 
+  it('/video-test: a camera handed out just before the page unmounts is stopped too', async () => {
+    const cam = deferred<FakeStream>();
+    getUserMedia.mockReturnValue(cam.promise);
+    const view = render(inRouter(<VideoTestPage />));
+    await userEvent.click(screen.getByRole('button', { name: /start camera/i }));
+    const track = new FakeTrack();
+    // The camera answers while the page is still mounted, and the page unmounts before the
+    // state update holding the stream commits (inside act, updates wait until act ends).
+    await act(async () => {
+      cam.resolve(new FakeStream([track]));
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      view.unmount();
+    });
+    expect(track.readyState).toBe('ended');
+  });
+
   it('/camera-test: Retry answered after the page was left stops its camera', async () => {
     const first = new FakeTrack();
     getUserMedia.mockResolvedValueOnce(new FakeStream([first]));
