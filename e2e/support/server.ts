@@ -1,11 +1,26 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Each server's log is kept here when it stops (CI keeps test-results/ for a failed run). */
+const logDir = path.join(repoRoot, 'test-results', 'server-logs');
+let started = 0;
+
+/** Where this server's log goes: named after the spec file that started it. */
+function logFile(): string {
+  let spec = 'global-setup';
+  try {
+    spec = path.basename(expect.getState().testPath ?? spec).replace(/\.spec\.ts$/, '');
+  } catch {
+    // The global setup's server: vitest's per-file state does not exist there.
+  }
+  return path.join(logDir, `${spec}-${++started}.log`);
+}
 
 export interface RunningServer {
   url: string;
@@ -36,6 +51,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const url = `http://localhost:${port}`;
   const logs: string[] = [];
+  const keepLog = logFile();
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
     cwd: repoRoot,
     env: {
@@ -78,9 +94,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     logs,
     stop: () =>
       new Promise<void>((resolve) => {
+        const done = () => {
+          mkdirSync(logDir, { recursive: true });
+          writeFileSync(keepLog, logs.join(''));
+          resolve();
+        };
         // Exited, or killed by a signal (then exitCode stays null): nothing to wait for.
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),

@@ -1,4 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage } from '../pages/RoomPage.js';
@@ -455,13 +456,15 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
   const rooms: Record<'hana' | 'gus' | 'ivy' | 'eve' | 'sam', RoomPage> = {} as never;
   const ids: Record<string, string> = {};
   const errors: string[][] = [];
+  const roomLog: string[] = [];
+  let pages = 0;
   let meetingId: string;
 
   beforeAll(async () => {
     server = await startServer({
       MEDIA_PROVIDER: 'janus',
       JANUS_ICE_ENFORCE_LIST: process.env.E2E_JANUS_IFACE ?? '',
-      LOG_LEVEL: 'info',
+      LOG_LEVEL: 'debug',
     });
     crowd = await launchBrowser();
     // Sam's microphone plays speech (looped); everyone else joins with the microphone off.
@@ -476,6 +479,11 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     const open = async (b: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop) => {
       const page = await (await cameraContext(b, server.url, { ...camera, viewport })).newPage();
       errors.push(watchErrors(page));
+      // The room's own log lines, kept beside the server's for a failed run.
+      const n = ++pages;
+      page.on('console', (m) => {
+        if (m.text().startsWith('[room]')) roomLog.push(`${new Date().toISOString()} page${n} ${m.text()}`);
+      });
       return new RoomPage(page);
     };
     rooms.hana = await open(crowd);
@@ -492,6 +500,9 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
   });
 
   afterAll(async () => {
+    mkdirSync('test-results/server-logs', { recursive: true });
+    roomLog.push(`pages 1-5: hana gus ivy eve sam; ids ${JSON.stringify(ids)}`);
+    writeFileSync('test-results/server-logs/sfu-pages.log', roomLog.join('\n'));
     await crowd?.close();
     await talker?.close();
     await server?.stop();

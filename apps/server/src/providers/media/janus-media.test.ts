@@ -12,7 +12,7 @@ import type { SfuStream } from './types.js';
  * subscribed publisher stream, `active` false once unsubscribed) and answers every request.
  */
 
-const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const PUBLISHER_OFFER =
   'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\n' +
   'm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=mid:0\r\na=sendonly\r\n' +

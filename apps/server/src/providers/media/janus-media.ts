@@ -359,6 +359,11 @@ export class JanusMedia implements MediaProvider {
     const add = [...want].filter(([k]) => !me.subscribed.has(k)).map(([, s]) => s);
     // A stream of a publisher that is gone leaves by itself (Janus renegotiates: autoupdate).
     const drop = [...me.subscribed].filter((k) => !want.has(k) && room.feeds.has(feedOfKey(k)));
+    if (add.length > 0 || drop.length > 0)
+      this.log.debug(
+        { participantId: me.id, add: add.map((a) => keyOf(a.feed, kindOf(room, a))), drop },
+        'sfu subscription changes',
+      );
     if (!me.subscriber) {
       if (add.length === 0) return;
       const handle = await this.client.attach();
@@ -426,7 +431,10 @@ export class JanusMedia implements MediaProvider {
       const had = me.layers.get(key) ?? 2;
       if (had !== layer) changes.push({ mid: String(s.mid), substream: layer });
     }
-    if (changes.length > 0) await timed(handle.configure({ streams: changes }), 'configure layers');
+    if (changes.length > 0) {
+      this.log.debug({ participantId: me.id, changes }, 'sfu layers');
+      await timed(handle.configure({ streams: changes }), 'configure layers');
+    }
     me.layers = current;
   }
 
@@ -455,6 +463,7 @@ export class JanusMedia implements MediaProvider {
     const room = this.rooms.get(roomId);
     if (!room) return;
     const me = this.member(room, participantId);
+    this.log.debug({ participantId, videos }, 'sfu view');
     me.view = new Map(
       videos
         .filter((v) => v.participantId !== participantId)
@@ -518,11 +527,13 @@ export class JanusMedia implements MediaProvider {
       me.answerWaiter = { resolve, reject };
     });
     this.events.onOffer(room.id, me.id, offer, streams.map(toSfuStream));
+    this.log.debug({ participantId: me.id, streams: [...active] }, 'sfu offer sent');
     const jsep = await timed(answer, 'the browser’s answer', SFU_ANSWER_TIMEOUT_MS).finally(() => {
       me.answerWaiter = null;
     });
     if (me.subscriber !== handle) return;
     await timed(handle.start({ jsep }), 'start');
+    this.log.debug({ participantId: me.id }, 'sfu subscriber started');
   }
 
   async answer(roomId: string, participantId: string, answer: Jsep): Promise<void> {

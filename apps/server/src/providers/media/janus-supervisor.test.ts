@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JanusMedia } from './janus-media.js';
 import { JanusSupervisor, janusInstalled } from './janus-supervisor.js';
 
-const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const installed = janusInstalled();
 if (!installed) {
   console.warn(

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { findJanusLibDir, writeJanusConfig } from './janus-config.js';
 
 export interface SupervisorLog {
+  debug(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;

@@ -186,6 +186,7 @@ export class SfuSession {
     const key = JSON.stringify(this.view);
     if (key === this.viewSent) return;
     this.viewSent = key;
+    this.opts.log?.('sfu: view', key);
     this.opts.signal.send({ type: 'sfu_view', videos: this.view });
   }
 
@@ -216,6 +217,13 @@ export class SfuSession {
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
     this.opts.signal.send({ type: 'sfu_answer', answer: { type: 'answer', sdp: answer.sdp ?? '' } });
+    this.opts.log?.(
+      'sfu: offer answered',
+      m.streams
+        .filter((x) => x.active && x.participantId)
+        .map((x) => `${x.mid}:${x.participantId!.slice(0, 8)}/${x.kind}`)
+        .join(' '),
+    );
     this.rebuild();
   }
 
