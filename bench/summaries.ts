@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-9|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-10|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -63,6 +63,11 @@ const withBlind8 = only === 'blind-8' || process.env.BENCH_SUMMARY_BLIND8 === '1
 // script reads it: BENCH_SUMMARY_SET=blind-9 or BENCH_SUMMARY_BLIND9=1. Its one measurement is
 // pre-registered in bench/results/summaries-blind9-preregistration.md.
 const withBlind9 = only === 'blind-9' || process.env.BENCH_SUMMARY_BLIND9 === '1';
+// blind-10 (written unseen by another engineer on 2026-11-27, before anyone tuned anything after
+// blind-9) is sealed the same way, and no other script reads it: BENCH_SUMMARY_SET=blind-10 or
+// BENCH_SUMMARY_BLIND10=1. Its one measurement is pre-registered in
+// bench/results/summaries-blind10-preregistration.md.
+const withBlind10 = only === 'blind-10' || process.env.BENCH_SUMMARY_BLIND10 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -74,6 +79,7 @@ const dirs = [
   ...(withBlind7 ? ['meetings-blind-7'] : []),
   ...(withBlind8 ? ['meetings-blind-8'] : []),
   ...(withBlind9 ? ['meetings-blind-9'] : []),
+  ...(withBlind10 ? ['meetings-blind-10'] : []),
   'meetings-train-1',
 ].map((d) => path.join(benchRoot, d));
 /**
@@ -86,6 +92,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-7': 'blind-7',
   'meetings-blind-8': 'blind-8',
   'meetings-blind-9': 'blind-9',
+  'meetings-blind-10': 'blind-10',
 };
 
 interface Key {
@@ -150,6 +157,11 @@ const APART = {
     record: 'blind9',
     title: 'BLIND SET 9 (bench/meetings-blind-9: written unseen by another engineer)',
     note: 'bench/meetings-blind-9, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind9-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-10': {
+    record: 'blind10',
+    title: 'BLIND SET 10 (bench/meetings-blind-10: written unseen by another engineer)',
+    note: 'bench/meetings-blind-10, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind10-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
