@@ -223,4 +223,13 @@ export const SFU_VIEW = {
   maxVideos: 7,
   /** In rooms with more publishers than this, only the last N speakers' audio is received. */
   audioLastN: 8,
+  /**
+   * A shown video that decodes no frame for this long asks for a key frame (`sfu_keyframe`):
+   * the SFU forwards a new stream only from a key frame, and the sender drops a key frame
+   * request that comes within 300 ms of another (Chromium), so one can be lost when several
+   * pages subscribe to the same speaker at once.
+   */
+  stallMs: 3000,
+  /** The server forwards at most one key frame request a participant pair this often. */
+  keyframeEveryMs: 2000,
 } as const;

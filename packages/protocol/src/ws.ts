@@ -242,6 +242,13 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
       .max(SFU_VIEW.maxVideos),
   }),
   /**
+   * Added (issue 17): a video this page shows through the SFU has decoded nothing for a while
+   * (SFU_VIEW.stallMs): the server asks that participant's publisher for a key frame. A new
+   * subscription waits for one, and a request that crossed another one's may have been dropped
+   * by the sender. Rate-limited by the server (SFU_VIEW.keyframeEveryMs a pair); no reply.
+   */
+  z.object({ type: z.literal('sfu_keyframe'), requestId, participantId }),
+  /**
    * Added (issue 17, recording): the host turns the meeting's recording on or off (room state;
    * only when the meeting allows recording and the server has an SFU to record on; a room still
    * peer-to-peer moves to the SFU). Answered with `ack` or `error`.

@@ -18,7 +18,10 @@ export interface RealtimeServices {
   rooms: RoomService;
   chat: ChatService;
   /** Meetings' media: the sfu_* messages (the SFU path). */
-  media: Pick<MediaService, 'publish' | 'subscribe' | 'leaveSfu' | 'answer' | 'trickle' | 'view'>;
+  media: Pick<
+    MediaService,
+    'publish' | 'subscribe' | 'leaveSfu' | 'answer' | 'trickle' | 'view' | 'keyframe'
+  >;
   /** The meeting's collaboration document (whiteboard and notes). */
   collaboration: Pick<CollaborationService, 'receive'>;
   /** Attendance and talk time (the meeting report): the `speaking` messages. */

@@ -258,6 +258,7 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   sfu_answer: [],
   sfu_trickle: [],
   sfu_view: [],
+  sfu_keyframe: [],
   // Leaving the SFU is an admitted participant's, and a no-op where the room holds nothing on one.
   sfu_leave: ['guest', 'host', 'other'],
   // Recording needs the SFU (none in the API tests) and a meeting that allows it: refused to
@@ -320,6 +321,8 @@ function example(
       return { type, target: 'publisher', candidate: null };
     case 'sfu_view':
       return { type, requestId: 'm', videos: [{ participantId: ids.tess, quality: 'low' }] };
+    case 'sfu_keyframe':
+      return { type, requestId: 'm', participantId: ids.tess };
     case 'set_recording':
       return { type, requestId: 'm', on: true };
   }

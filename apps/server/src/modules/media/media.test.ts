@@ -136,8 +136,15 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
       })),
     });
     expect(await c.socket.next('error')).toMatchObject({ requestId: 'too-many', code: 'bad_message' });
+    // A shown video that decodes nothing asks for a key frame: no reply, even when there is
+    // nothing to ask (a has no publisher here); a malformed one is refused.
+    c.socket.send({ type: 'sfu_keyframe', requestId: 'key', participantId: a.join.id });
+    c.socket.send({ type: 'sfu_keyframe', requestId: 'bad-key', participantId: 42 } as never);
+    expect(await c.socket.next('error')).toMatchObject({ requestId: 'bad-key', code: 'bad_message' });
     await c.socket.sync();
-    expect(c.socket.received.filter((m) => m.type === 'error' && m.requestId === 'view')).toEqual([]);
+    expect(
+      c.socket.received.filter((m) => m.type === 'error' && ['view', 'key'].includes(m.requestId ?? '')),
+    ).toEqual([]);
 
     // A fourth joins a room already on the SFU: no bridge (nobody is on the mesh any more).
     const d = await enter(t, ws, meetingId, { name: 'Dee', sessionId: 'd' });

@@ -212,6 +212,18 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     /**
+     * A video the participant's page shows decodes nothing: its publisher is asked for a key
+     * frame (the provider rate-limits, and asks only for a video the participant receives).
+     */
+    async keyframe(actor: Actor, publisherId: string): Promise<void> {
+      await sfuActor(actor);
+      // A hint: a request Janus did not take is only logged (the page asks again if it must).
+      await provider
+        .keyframe(actor.roomId, actor.participantId, publisherId)
+        .catch((err: unknown) => log.warn({ err, roomId: actor.roomId }, 'sfu keyframe failed'));
+    },
+
+    /**
      * The room moves to the SFU now, whatever its size (recording needs it): everyone hears
      * `media_mode sfu` and switches as when a third person comes in. Answers false when there is
      * no SFU up to move to.

@@ -33,6 +33,7 @@ export const p2pMedia: MediaProvider = {
   answer: () => Promise.reject(new Error('No SFU')),
   trickle: () => Promise.resolve(),
   view: () => Promise.reject(new Error('No SFU')),
+  keyframe: () => Promise.resolve(false),
   recordingDir: null,
   startRecording: () => Promise.reject(new Error('No SFU')),
   stopRecording: () => Promise.resolve(),

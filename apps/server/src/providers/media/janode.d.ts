@@ -58,6 +58,8 @@ declare module 'janode/plugins/videoroom' {
       /** Publishers: record (into the room's rec_dir, as `filename`) or stop recording. */
       record?: boolean;
       filename?: string;
+      /** Publishers: Janus sends the publisher a key frame request (PLI). */
+      keyframe?: boolean;
     }): Promise<Record<string, unknown>>;
     start(params: { jsep: Jsep }): Promise<unknown>;
     trickle(candidate: unknown): Promise<unknown>;

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JanusMedia, TALKING_LEVEL, TALKING_PACKETS, midsOf } from './janus-media.js';
+import { JanusMedia, LAYER_KEYFRAME_MS, TALKING_LEVEL, TALKING_PACKETS, midsOf } from './janus-media.js';
 import type { SfuStream } from './types.js';
 
 /**
@@ -76,8 +76,10 @@ class FakeHandle extends EventEmitter {
     }
     return this.answer();
   });
-  configure = vi.fn(async (p: { streams: { mid: string; substream?: number }[] }) => {
-    this.configures.push(p.streams);
+  keyframes = 0;
+  configure = vi.fn(async (p: { streams?: { mid: string; substream?: number }[]; keyframe?: boolean }) => {
+    if (p.keyframe) this.keyframes += 1;
+    if (p.streams) this.configures.push(p.streams);
     return {};
   });
   start = vi.fn(async () => ({}));
@@ -285,6 +287,54 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await settle();
     expect(subA.receiving('video')).toEqual([]);
     expect(subA.receiving('audio')).toEqual(['b', 'c', 'd']);
+  });
+
+  it('asks a publisher for a key frame for a shown video, once per pair per interval', async () => {
+    await room(['a', 'b', 'c']);
+    await media.view('r', 'a', [{ participantId: 'b', layer: 2 }]);
+    await settle();
+    const keyframes = () => ({
+      b: janus.publishers.get('b')!.keyframes,
+      c: janus.publishers.get('c')!.keyframes,
+    });
+    let now = 1_000_000;
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    await expect(media.keyframe('r', 'a', 'b')).resolves.toBe(true);
+    expect(keyframes()).toEqual({ b: 1, c: 0 });
+    // Again at once: the pair is rate-limited; another pair is not.
+    await expect(media.keyframe('r', 'a', 'b')).resolves.toBe(false);
+    await expect(media.keyframe('r', 'c', 'b')).resolves.toBe(true);
+    expect(keyframes()).toEqual({ b: 2, c: 0 });
+    // A video a does not receive (c is on another page), itself, or nobody: nothing is asked.
+    await expect(media.keyframe('r', 'a', 'c')).resolves.toBe(false);
+    await expect(media.keyframe('r', 'a', 'a')).resolves.toBe(false);
+    await expect(media.keyframe('r', 'a', 'nobody')).resolves.toBe(false);
+    await expect(media.keyframe('other-room', 'a', 'b')).resolves.toBe(false);
+    expect(keyframes()).toEqual({ b: 2, c: 0 });
+    now += SFU_VIEW.keyframeEveryMs;
+    await expect(media.keyframe('r', 'a', 'b')).resolves.toBe(true);
+    expect(keyframes()).toEqual({ b: 3, c: 0 });
+  });
+
+  it('asks a publisher for one key frame after a burst of layer changes for its video', async () => {
+    await room(['a', 'b', 'c', 'd']);
+    const keyframes = () => ['b', 'c', 'd'].map((id) => janus.publishers.get(id)!.keyframes);
+    // b speaks: a and d put b on the stage (the top layer, Janus's default: no change) and the
+    // others on thumbnails (low: a change for c and d's videos at a, c's at d).
+    await media.view('r', 'a', [
+      { participantId: 'b', layer: 2 },
+      { participantId: 'c', layer: 0 },
+      { participantId: 'd', layer: 0 },
+    ]);
+    await media.view('r', 'd', [
+      { participantId: 'b', layer: 2 },
+      { participantId: 'c', layer: 0 },
+    ]);
+    await settle();
+    expect(keyframes()).toEqual([0, 0, 0]);
+    await new Promise((r) => setTimeout(r, LAYER_KEYFRAME_MS + 100));
+    // One request each for c and d (c's two changes make one), none for b.
+    expect(keyframes()).toEqual([0, 1, 1]);
   });
 
   it('in a large room receives the audio of the last N speakers only, adding a new speaker', async () => {

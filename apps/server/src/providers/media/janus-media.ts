@@ -23,6 +23,13 @@ const SYNC_RETRY_MS = 1000;
 const FEED_TAKEN_RETRY_MS = 150;
 const FEED_TAKEN_RETRIES = 10;
 const SYNC_RETRIES = 3;
+/**
+ * A subscriber's layer change waits for a key frame of the new layer. Janus asks the publisher for
+ * one at once, but Chromium drops a request within 300 ms of another, and a new speaker makes
+ * every page change layers within a second or two: the publisher is asked once more this long
+ * after the last change of such a burst (until then the old layer keeps playing).
+ */
+export const LAYER_KEYFRAME_MS = 500;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
@@ -64,6 +71,8 @@ interface Member {
   answerWaiter: { resolve(a: Jsep): void; reject(e: Error): void } | null;
   /** Candidates that came before their handle. */
   early: Record<SfuTarget, (IceCandidateInit | null)[]>;
+  /** When this participant last had a publisher asked for a key frame (publisher → ms). */
+  keyframeAsked: Map<string, number>;
 }
 
 interface Room {
@@ -84,6 +93,8 @@ interface Room {
   /** The active speaker: the last publisher heard starting to talk (null: none yet, or left). */
   speaker: string | null;
   members: Map<string, Member>;
+  /** Publishers to be asked for a key frame after subscribers changed their layer (see LAYER_KEYFRAME_MS). */
+  layerKeyframes: Map<string, NodeJS.Timeout>;
 }
 
 const token = () => randomBytes(18).toString('hex');
@@ -168,6 +179,7 @@ export class JanusMedia implements MediaProvider {
       spoke: new Map(),
       speaker: null,
       members: new Map(),
+      layerKeyframes: new Map(),
     };
     created.ready = this.controlHandle()
       .then((h) =>
@@ -216,6 +228,7 @@ export class JanusMedia implements MediaProvider {
         queue: Promise.resolve(),
         answerWaiter: null,
         early: { publisher: [], subscriber: [] },
+        keyframeAsked: new Map(),
       };
       room.members.set(id, m);
     }
@@ -390,7 +403,7 @@ export class JanusMedia implements MediaProvider {
       for (const a of add) me.subscribed.add(keyOf(a.feed, kindOf(room, a)));
       if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
       await this.flushEarly(me, 'subscriber');
-      await this.applyLayers(me, handle);
+      await this.applyLayers(room, me, handle);
       return;
     }
     const handle = me.subscriber;
@@ -413,13 +426,14 @@ export class JanusMedia implements MediaProvider {
       for (const k of drop) me.subscribed.delete(k);
       if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
     }
-    await this.applyLayers(me, handle);
+    await this.applyLayers(room, me, handle);
   }
 
   /** Asks Janus for the simulcast layer each received video's tile needs (the changes only). */
-  private async applyLayers(me: Member, handle: VideoRoomHandle): Promise<void> {
+  private async applyLayers(room: Room, me: Member, handle: VideoRoomHandle): Promise<void> {
     if (me.subscriber !== handle) return;
     const changes: { mid: string; substream: SfuLayer }[] = [];
+    const feeds = new Set<string>();
     const current = new Map<string, SfuLayer>();
     for (const s of me.streams) {
       if (s.type !== 'video' || !s.active || s.feed_id === undefined) continue;
@@ -429,13 +443,32 @@ export class JanusMedia implements MediaProvider {
       // A new stream starts on Janus's default, the top layer: asking for it again would only
       // send the publisher another key frame request while the subscriber is still connecting.
       const had = me.layers.get(key) ?? 2;
-      if (had !== layer) changes.push({ mid: String(s.mid), substream: layer });
+      if (had !== layer) {
+        changes.push({ mid: String(s.mid), substream: layer });
+        feeds.add(String(s.feed_id));
+      }
     }
     if (changes.length > 0) {
       this.log.debug({ participantId: me.id, changes }, 'sfu layers');
       await timed(handle.configure({ streams: changes }), 'configure layers');
+      for (const feed of feeds) this.keyframeAfterLayers(room, feed);
     }
     me.layers = current;
+  }
+
+  /** Asks the publisher for a key frame LAYER_KEYFRAME_MS after the last layer change of a burst. */
+  private keyframeAfterLayers(room: Room, feed: string): void {
+    clearTimeout(room.layerKeyframes.get(feed));
+    const timer = setTimeout(() => {
+      room.layerKeyframes.delete(feed);
+      const publisher = room.members.get(feed)?.publisher;
+      if (!publisher || this.rooms.get(room.id) !== room) return;
+      timed(publisher.configure({ keyframe: true }), 'key frame after layer change').catch((err: unknown) =>
+        this.log.warn({ err, roomId: room.id }, 'could not ask for a key frame'),
+      );
+    }, LAYER_KEYFRAME_MS);
+    timer.unref();
+    room.layerKeyframes.set(feed, timer);
   }
 
   /** Janus heard a publisher start or stop talking: the active speaker, and last-N audio. */
@@ -471,6 +504,19 @@ export class JanusMedia implements MediaProvider {
         .map((v) => [v.participantId, v.layer]),
     );
     if (me.wantsSubscription) this.sync(room, me);
+  }
+
+  async keyframe(roomId: string, participantId: string, publisherId: string): Promise<boolean> {
+    const room = this.rooms.get(roomId);
+    const me = room?.members.get(participantId);
+    const publisher = room?.members.get(publisherId)?.publisher;
+    if (!room || !me || !publisher || !me.subscribed.has(keyOf(publisherId, 'video'))) return false;
+    const now = Date.now();
+    if (now - (me.keyframeAsked.get(publisherId) ?? -Infinity) < SFU_VIEW.keyframeEveryMs) return false;
+    me.keyframeAsked.set(publisherId, now);
+    this.log.debug({ participantId, publisherId }, 'sfu key frame asked');
+    await timed(publisher.configure({ keyframe: true }), 'key frame request');
+    return true;
   }
 
   activeSpeaker(roomId: string): string | null {

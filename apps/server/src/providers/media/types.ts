@@ -58,6 +58,12 @@ export interface MediaProvider {
    * reaches it; the rest of its subscription's video goes. Audio is not affected.
    */
   view(roomId: string, participantId: string, videos: SfuVideoWant[]): Promise<void>;
+  /**
+   * The participant's page shows `publisherId`'s video but decodes nothing: that publisher is
+   * asked for a key frame, at most once per SFU_VIEW.keyframeEveryMs for the pair, and only when
+   * the participant receives that video. Answers whether a request went out.
+   */
+  keyframe(roomId: string, participantId: string, publisherId: string): Promise<boolean>;
   /** The room's active speaker now (the last one heard starting to talk), or null. */
   activeSpeaker(roomId: string): string | null;
   /** The participant left the room: its publisher and subscriber go. */

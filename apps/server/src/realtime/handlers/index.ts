@@ -24,6 +24,7 @@ import { sfuPublish } from './sfu_publish.js';
 import { sfuLeave } from './sfu_leave.js';
 import { sfuSubscribe } from './sfu_subscribe.js';
 import { sfuTrickle } from './sfu_trickle.js';
+import { sfuKeyframe } from './sfu_keyframe.js';
 import { sfuView } from './sfu_view.js';
 import { speaking } from './speaking.js';
 
@@ -54,6 +55,7 @@ export const handlers: HandlerMap = {
   sfu_answer: sfuAnswer,
   sfu_trickle: sfuTrickle,
   sfu_view: sfuView,
+  sfu_keyframe: sfuKeyframe,
   speaking,
 };
 

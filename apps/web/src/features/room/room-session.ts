@@ -287,6 +287,10 @@ export class RoomSession {
       local: this.media.tracks(),
       iceServers: this.iceServers,
       log: this.opts.log,
+      sendsVideo: (id) => {
+        const p = this.snapshot.participants.find((x) => x.id === id);
+        return !p || p.isVideoOn || p.isScreenSharing;
+      },
     });
     sfu.onFlowing = (id) => {
       if (this.mediaMode === 'sfu') this.mesh.forget(id);

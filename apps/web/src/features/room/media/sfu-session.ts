@@ -1,3 +1,4 @@
+import { SFU_VIEW } from '@parley/protocol/constants';
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
 import type { IceCandidate, LocalTracks, SessionDescription } from './peer-link';
 import { relayOnly } from './peer-link';
@@ -21,6 +22,11 @@ export interface SfuSessionOptions {
   iceServers: RTCIceServer[];
   log?: (msg: string, extra?: unknown) => void;
   createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+  /**
+   * Whether the participant sends video now (camera or screen on): only such a shown video that
+   * decodes nothing is a stall worth a key frame request. Everyone, when not given.
+   */
+  sendsVideo?: (participantId: string) => boolean;
 }
 
 /**
@@ -41,6 +47,8 @@ const DECODE_POLL_MS = 100;
 const DECODE_WAIT_MS = 10_000;
 /** A participant whose audio flows but whose video decodes nothing (camera off) flows after this. */
 export const VIDEO_WAIT_MS = 4000;
+/** How often the shown videos are checked for decoding progress (see `checkStalls`). */
+export const STALL_CHECK_MS = 1000;
 
 async function framesDecoded(receiver: RTCRtpReceiver): Promise<number> {
   let n = 0;
@@ -78,6 +86,9 @@ export class SfuSession {
   /** Each remote track in a participant's stream now, and whose. */
   private active = new Map<MediaStreamTrack, string>();
   private readonly listeners = new Set<() => void>();
+  /** Each shown video's decoded frames when they last grew (participant → its mid, count, when). */
+  private readonly progress = new Map<string, { mid: string; frames: number; since: number }>();
+  private stallTimer: ReturnType<typeof setInterval> | null = null;
   private version = 0;
   /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
   private view: VideoWant[] | null = null;
@@ -170,6 +181,53 @@ export class SfuSession {
     await this.opts.signal.request({ type: 'sfu_subscribe' });
     this.subscribed = true;
     this.sendView();
+    if (!this.closed && !this.stallTimer)
+      this.stallTimer = setInterval(() => {
+        this.checkStalls().catch((err: unknown) => this.opts.log?.('sfu: stall check', err));
+      }, STALL_CHECK_MS);
+  }
+
+  /**
+   * Asks for a key frame (`sfu_keyframe`) for each shown video of a participant who sends video
+   * but has decoded no new frame for SFU_VIEW.stallMs, and again each stallMs while it lasts.
+   * Janus forwards a new stream only from a key frame; the one it asks the sender for can be
+   * lost (Chromium drops a request within 300 ms of another, and four pages subscribing to a new
+   * speaker at once ask together), and nothing else would ever send one: the tile would stay
+   * black. Decoding that stops later (a frozen sender, a lost packet the decoder cannot pass)
+   * is covered the same way.
+   */
+  private async checkStalls(): Promise<void> {
+    const pc = this.subscriber;
+    if (this.closed || !pc || pc.connectionState !== 'connected' || !this.view) return;
+    const sends = this.opts.sendsVideo ?? (() => true);
+    const shown = new Set(this.view.map((v) => v.participantId).filter(sends));
+    const midOf = new Map<string, string>();
+    for (const s of this.mids.values())
+      if (s.active && s.kind === 'video' && s.participantId && shown.has(s.participantId))
+        midOf.set(s.participantId, s.mid);
+    for (const id of [...this.progress.keys()]) if (!midOf.has(id)) this.progress.delete(id);
+    if (midOf.size === 0) return;
+    const frames = new Map<string, number>();
+    (await pc.getStats()).forEach(
+      (r: { type: string; kind?: string; mid?: string; framesDecoded?: number }) => {
+        if (r.type === 'inbound-rtp' && r.kind === 'video' && r.mid !== undefined)
+          frames.set(r.mid, r.framesDecoded ?? 0);
+      },
+    );
+    if (this.closed || this.subscriber !== pc) return;
+    const now = Date.now();
+    for (const [id, mid] of midOf) {
+      const n = frames.get(mid) ?? 0;
+      const seen = this.progress.get(id);
+      if (!seen || seen.mid !== mid || n > seen.frames) {
+        this.progress.set(id, { mid, frames: n, since: now });
+        continue;
+      }
+      if (now - seen.since < SFU_VIEW.stallMs) continue;
+      seen.since = now;
+      this.opts.log?.('sfu: no frames decoded, asking for a key frame', id);
+      this.opts.signal.send({ type: 'sfu_keyframe', participantId: id });
+    }
   }
 
   /**
@@ -370,6 +428,8 @@ export class SfuSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.stallTimer) clearInterval(this.stallTimer);
+    this.stallTimer = null;
     this.publisher?.close();
     this.subscriber?.close();
     this.publisher = null;
