@@ -591,13 +591,18 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     expect(layout.thumbnails.sort()).toEqual([ids.hana, ids.ivy, ids.eve].sort());
     const sent = await sentLayers(rooms.sam.page);
     console.log(`Sam sends simulcast layers ${JSON.stringify(sent)}`);
-    // The layer switch needs a key frame: wait until Gus decodes Sam wide and Hana small.
+    // Each layer switch needs a key frame of the new layer: wait until Gus decodes Sam wide and
+    // every thumbnail small.
+    const thumbs = [ids.hana!, ids.ivy!, ids.eve!];
     const r = await eventually(
       () => received(gus),
       (x) =>
         (x[ids.sam!]?.video?.frameWidth ?? 0) > 0 &&
-        (x[ids.hana!]?.video?.frameWidth ?? 0) > 0 &&
-        x[ids.sam!]!.video!.frameWidth >= 2 * x[ids.hana!]!.video!.frameWidth,
+        thumbs.every(
+          (id) =>
+            (x[id]?.video?.frameWidth ?? 0) > 0 &&
+            x[ids.sam!]!.video!.frameWidth >= 2 * x[id]!.video!.frameWidth,
+        ),
       20_000,
     );
     const widths = Object.fromEntries(Object.entries(r).map(([id, v]) => [id, v.video?.frameWidth ?? 0]));
@@ -632,12 +637,18 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     const second = await layoutOf(eve);
     expect(second.thumbnails).toEqual([hidden]);
     expect(second.audioOnly.sort()).toEqual([...first.thumbnails].sort());
-    // Now the hidden one's video flows, and the first page's two lose theirs.
-    const start = await received(eve);
+    // Now the hidden one's video flows, and the first page's two lose theirs. Janus reuses an
+    // m-line, whose decoded-frame count goes on from its previous feed: count from when the
+    // hidden one's video is first there.
+    const start = await eventually(
+      () => received(eve),
+      (x) => !!x[hidden]?.video,
+      15_000,
+    );
     const after = await eventually(
       () => received(eve),
       (x) =>
-        (x[hidden]?.video?.framesDecoded ?? 0) > (start[hidden]?.video?.framesDecoded ?? 0) + 10 &&
+        (x[hidden]?.video?.framesDecoded ?? 0) > start[hidden]!.video!.framesDecoded + 10 &&
         first.thumbnails.every((id) => !x[id]?.kinds.includes('video')),
       15_000,
     );
