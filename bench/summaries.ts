@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-10|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-11|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -68,6 +68,10 @@ const withBlind9 = only === 'blind-9' || process.env.BENCH_SUMMARY_BLIND9 === '1
 // BENCH_SUMMARY_BLIND10=1. Its one measurement is pre-registered in
 // bench/results/summaries-blind10-preregistration.md.
 const withBlind10 = only === 'blind-10' || process.env.BENCH_SUMMARY_BLIND10 === '1';
+// blind-11 (written unseen by another engineer on 2026-11-27 after blind-10 was measured, to test
+// the same frozen candidate again) is sealed the same way: BENCH_SUMMARY_SET=blind-11 or
+// BENCH_SUMMARY_BLIND11=1; pre-registered in bench/results/summaries-blind11-preregistration.md.
+const withBlind11 = only === 'blind-11' || process.env.BENCH_SUMMARY_BLIND11 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -80,6 +84,7 @@ const dirs = [
   ...(withBlind8 ? ['meetings-blind-8'] : []),
   ...(withBlind9 ? ['meetings-blind-9'] : []),
   ...(withBlind10 ? ['meetings-blind-10'] : []),
+  ...(withBlind11 ? ['meetings-blind-11'] : []),
   'meetings-train-1',
 ].map((d) => path.join(benchRoot, d));
 /**
@@ -93,6 +98,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-8': 'blind-8',
   'meetings-blind-9': 'blind-9',
   'meetings-blind-10': 'blind-10',
+  'meetings-blind-11': 'blind-11',
 };
 
 interface Key {
@@ -162,6 +168,11 @@ const APART = {
     record: 'blind10',
     title: 'BLIND SET 10 (bench/meetings-blind-10: written unseen by another engineer)',
     note: 'bench/meetings-blind-10, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind10-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-11': {
+    record: 'blind11',
+    title: 'BLIND SET 11 (bench/meetings-blind-11: written unseen by another engineer)',
+    note: 'bench/meetings-blind-11, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind11-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
