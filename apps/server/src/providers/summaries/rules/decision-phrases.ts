@@ -124,7 +124,7 @@ export const WE_WILL =
   // Not in a clause that only sets a condition ("which we won't have unless the grant comes"),
   // nor a consequence nobody chooses ("we'll lose kids"), nor what the meeting does next ("we'll
   // now open public comment").
-  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up|now\b|lose\b|miss\b|fail\b|regret|struggle|suffer|run out|end up|fall\b|drown|go under|go bust|get (?:stick|caught|hurt|sued|fined|blamed|burned))(.+)$/;
+  /(?<!\b(?:which|if|unless|until|whether|because|once|when)\s)\b(?:we'll|we will|we're going to|we are going to|we won't|we will not|we're not going to|we are not going to) (?!need|make it|manage|be able|get to|have time|have the|have to|see\b|get back|keep\b|be\b|try|talk|discuss|go (?:through|over)\b|run through|walk through|start (?:with|by)\b|know|figure|find out|work (?:it |that |this )?out|have (?:a|another) (?:discussion|chat|conversation|look|break|think|go|quick)|want|probably|think|hear|wait|look into|look at|send you|email you|call you|follow up|now\b|lose\b|miss\b|fail\b|regret|struggle|suffer|run out|end up|fall\b|drown|go under|go bust|get (?:stick|caught|hurt|sued|fined|blamed|burned))(.+)$/;
 
 /**
  * "We'll have a release candidate on the 22nd": a side promising a deliverable by a date is a

@@ -57,14 +57,24 @@ const LEAD_WORDS = [
   .join('|');
 const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
 
-/** Verbs of the meeting itself ("I'll share my screen", "can you walk us through…"). */
+/**
+ * Verbs of the meeting itself ("I'll share my screen", "can you walk us through…", "would you
+ * take us through the tables?", "give us the short version", "we'll call you back in", "would
+ * you grab her?" for someone waiting outside, "would you mind stepping out?", "I'll take a
+ * motion", "I'll stay out of that one").
+ */
 const IN_MEETING =
-  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|walk (?:us|you|me) through|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see(?! (?:her|him|them)\b)|play devil)/;
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see(?! (?:her|him|them)\b)|play devil)/;
 /** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
 const VISIT = /^be (?:there|on site|over|in the office) \S/;
-/** Not commitments: wishes, opinions, perception. */
+/**
+ * Not commitments: wishes, opinions, perception; conceding a point ("I'll give you that"), a
+ * prohibition or a stop ("please don't say but", "I'll stop", "don't ring the fire brigade"; but
+ * "don't forget to send it" asks for the sending), leaving something to others ("I'll leave it to
+ * the letter"), coping ("I'll manage"), taking one's leave ("I'll get going"), blaming.
+ */
 const NOT_A_TASK =
-  /^(?:need|want|like|love|hate|admit|bet|guess|think|feel|know|remember|miss|imagine|understand|relate|agree|disagree|wonder|hope|try and see|live with|go along with|get behind|accept that|work with that)\b/;
+  /^(?:need|want|like|love|hate|admit|bet|guess|think|feel|know|remember|miss|imagine|understand|relate|agree|disagree|wonder|hope|try and see|live with|go along with|get behind|accept that|work with that|believe (?:it|that|you)|(?:give|grant) (?:you|him|her|them) that|(?:don't|do not|never|not)\b(?! forget)|stop(?: (?:there|talking|now|here))?[.!]*$|shut up|manage[.!]*$|leave (?:it|that|this|them) (?:to|there|at that|be)\b|get going\b|head (?:off|out)\b|let you (?:go|get on)\b|blame\b)/;
 
 /**
  * Anywhere in the sentence (speech-to-text gives no commas to anchor on), except in a clause that
@@ -81,6 +91,18 @@ const ACCEPT =
   /^(?:will do|on it|i'm on it|leave it with me|i've got (?:it|this)|consider it done|you got it|i'll take it|i'll do it|i will|i'll|i can|i can do that|can do|sure thing)(?:,? (?:by|before|on|at|after|first thing|later|right after|tomorrow|today|tonight|this)\b[^?]*)?[.!]?$/;
 const SELF_ACCEPT =
   /^(?:leave it with me|i'll take it|i'll do it|i can do that|i'll take that|i'll do that)\b/;
+/**
+ * A commitment that is only offered: hedged ("I'll probably argue against it", "a ramp I can
+ * probably get approved"), conditional on what the others want ("I can pick them up, if that
+ * helps", "I can write that if you're stretched"), or terms put on the table in a negotiation
+ * ("I can hold fifteen percent at nine for six months", "I can cap any increase at five
+ * percent"). Like "I could…", it is an action item only if the next speaker takes it up.
+ */
+const HEDGED_TASK = /^(?:probably|maybe|possibly|perhaps)\s+/;
+const IF_WANTED =
+  /,?\s+if (?:(?:that|it|this)(?:'d| would| will)? (?:helps?|suits?|works? for (?:you|everyone)|is useful|'s useful|makes (?:it|things|life) easier|'s easier|is easier)|(?:you|they|he|she|anyone|anybody|people)(?:'d| would|'re| are)? (?:want|wants|like|likes|need|needs|prefer|prefers|wish|stretched|busy|short|get stuck|can't)|needed|necessary|required)\b.*$/;
+const TERMS_OFFER =
+  /^(?:offer|hold|cap|match|waive|throw in|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b)/;
 /** "I could see if the agency can…": a hedged offer (not "if I could…", not a question). */
 const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably |also |always )?(.+)$/;
 /** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
@@ -90,7 +112,8 @@ const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please
 const OPEN_PATTERNS: RegExp[] = [
   /\b(?:someone|somebody|anyone|anybody) (?:should|needs to|has to|must|ought to|could) (?:probably |maybe |also |just )*(.+)$/,
   /\bwe need (?:someone|somebody) to (.+)$/,
-  /\bwe (?:should|need to|have to) (?!think|talk|discuss|consider|decide|see|keep in mind)(.+)$/,
+  // Not an ongoing practice urged on everyone: "we should all be planting more for late summer".
+  /\bwe (?:should|need to|have to) (?!think|talk|discuss|consider|decide|see|keep in mind|(?:all )?be \w+ing\b)(.+)$/,
   /^(?:\w+, )?should we (?:also )?(.+)\?$/,
   /\bwho(?:'s| is) (\w+ing .+)\?$/,
   /\bwho (?:will|can|wants to|'ll) (.+)\?$/,
@@ -108,7 +131,7 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   if (request) return request;
 
   const we = WE_FOR_YOU.exec(bare);
-  if (we) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
+  if (we && !IN_MEETING.test(we[1]!)) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
 
   const commit = COMMIT.exec(bare);
   if (commit && !bare.endsWith('?') && !DECLINED.test(bare)) {
@@ -118,6 +141,11 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
     const ability = /^i can\b/.test(bare.slice(commit.index)) && /\bmyself\b/.test(task);
     const inMeeting = IN_MEETING.test(task) && !VISIT.test(task);
     if (!inMeeting && !NOT_A_TASK.test(task) && !/^know\b/.test(task) && !ability) {
+      const hedged = HEDGED_TASK.exec(task);
+      if (hedged || IF_WANTED.test(task) || TERMS_OFFER.test(task)) {
+        const offered = task.slice(hedged?.[0].length ?? 0).replace(IF_WANTED, '');
+        return { kind: 'offer', task: clean(s, offered), owner: s.speaker };
+      }
       return { kind: 'commit', task: clean(s, task), owner: s.speaker };
     }
   }
