@@ -113,3 +113,17 @@ Pete: Sure. The webhook library upgrade broke retries.`,
     expect(summary.actionItems).toEqual([]);
   });
 });
+
+describe('habits are not commitments', () => {
+  it('drops what the speaker usually does, and keeps a commitment after a problem', async () => {
+    expect(
+      await actions(`Ana: How do you start on a new team?
+Ben: Usually I'll sit with each engineer for an hour. In my last job, I'd map the services first.
+Ben: Whenever a deploy breaks, I'll roll back before anyone asks.
+Ben: I'll always read the on-call notes on a Monday.`),
+    ).toEqual([]);
+    const found = await actions(`Ana: The nightly build sometimes fails on the first run.
+Ben: Sometimes it does, so I'll look into the flaky test today.`);
+    expect(found).toEqual([expect.objectContaining({ owner: 'Ben', line: '2' })]);
+  });
+});

@@ -103,6 +103,14 @@ const IF_WANTED =
   /,?\s+if (?:(?:that|it|this)(?:'d| would| will)? (?:helps?|suits?|works? for (?:you|everyone)|is useful|'s useful|makes (?:it|things|life) easier|'s easier|is easier)|(?:you|they|he|she|anyone|anybody|people)(?:'d| would|'re| are)? (?:want|wants|like|likes|need|needs|prefer|prefers|wish|stretched|busy|short|get stuck|can't)|needed|necessary|required)\b.*$/;
 const TERMS_OFFER =
   /^(?:offer|hold|cap|match|waive|throw in|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b)/;
+/**
+ * What the speaker does as a habit, or did, told as a story (an interview answer, a how-we-work
+ * description): "Usually I'll sit with the team first", "In my last job I'd…", "I'll always
+ * check the logs", "Whenever it breaks I'll restart it".
+ */
+const HABIT_BEFORE =
+  /\b(?:(?:usually|normally|typically|generally|often|sometimes|always|in my (?:last|previous|old|first) (?:job|role|team|company|position|post)),?|(?:whenever|every time|each time)\b[^.;?!]*,)\s*$/;
+const HABIT_TASK = /^(?:always|usually|normally|typically|generally|often|sometimes|never)\b/;
 /** "I could see if the agency can…": a hedged offer (not "if I could…", not a question). */
 const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably |also |always )?(.+)$/;
 /** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
@@ -134,7 +142,8 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   if (we && !IN_MEETING.test(we[1]!)) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
 
   const commit = COMMIT.exec(bare);
-  if (commit && !bare.endsWith('?') && !DECLINED.test(bare)) {
+  const habit = !!commit && (HABIT_BEFORE.test(bare.slice(0, commit.index)) || HABIT_TASK.test(commit[1]!));
+  if (commit && !bare.endsWith('?') && !DECLINED.test(bare) && !habit) {
     // "I'll see if I can find out…": a try is still the task taken on.
     const task = commit[1]!.replace(/^see if (?:i|we) can (?:also )?/, '');
     // "I can sign off myself": what the speaker is able to do, not a task taken on.
