@@ -82,7 +82,22 @@ export const REVERSAL = /\bwe (?:take back|reverse|overturn|undo) (?:the |that |
  * What follows it (in the sentence, or the next one) replaces the plan.
  */
 export const CHANGE_OF_MIND =
-  /^(?:(?:ok|okay|no|actually|wait|sorry|hmm)[,.]?\s+)*(?:scratch that|forget (?:that|what i (?:just )?said)|on second thoughts?|change of plans?)\b[,.;:!-]*\s*(.*)$/;
+  /^(?:(?:ok|okay|no|actually|wait|sorry|hmm|fair|alright|all right)[,.]?\s+)*(?:scratch that|forget (?:that|what i (?:just )?said)|on second thoughts?|change of plans?|i take (?:it|that) back)\b[,.;:!-]*\s*(.*)$/;
+/**
+ * A ruling announced, the ruling said with it or in the next sentence: "Okay, here's the call.
+ * Harbor stays in the pool…", "Then that's what we do: a ten-day shutdown…".
+ */
+export const RULING =
+  /^(?:here(?:'s| is)|this is|that's|that is) (?:the call|my call|the plan|what we(?:'ll| will| are going to|'re going to)? do|what we're doing|what we are doing)\b(?: then)?[:,.!]?\s*(.*)$/;
+/** "Agreed." alone, before the same turn says what is agreed. */
+export const AGREED_ALONE = /^(?:agreed|done|deal|settled|decided)[.!]?$/;
+/**
+ * What follows "Agreed." that is a reason or an opinion, not the thing agreed: "Agreed. I don't
+ * want anyone leaning out…", "Agreed. And keeping 3.8 blocks…", "Agreed. The tombola made almost
+ * as much…".
+ */
+export const NOT_AGREED_THING =
+  /^(?:and|but|because|so|also|i|i'm|i'd|i've|it|it's|its|that|that's|this|there|there's|honestly|personally|he|she|they|you|nobody|everyone)\b|\b(?:was|were|had|did|didn't|made|took|went|said|got|should|shouldn't|could|would|might|want)\b/;
 /** "Flu day is the 13th, in the church hall. Agreed?": a plan put to the room for assent. */
 export const ASSENT_CHECK =
   /^(?:agreed|all agreed|everyone agreed|are we agreed|everyone (?:okay|ok|happy|good) with that|okay with everyone|yes|right|ok|okay)\?$/;

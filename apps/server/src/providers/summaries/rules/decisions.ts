@@ -22,6 +22,7 @@ import {
   CHANGE_OF_MIND,
   CONFIRMS,
   DELIVERY,
+  AGREED_ALONE,
   EXPLICIT,
   FILLER,
   IT_IS,
@@ -29,11 +30,13 @@ import {
   LETS,
   NOT_NOW,
   NO_THING,
+  NOT_AGREED_THING,
   PAST,
   PROCEDURAL,
   PUT_OFF,
   recalled,
   REVERSAL,
+  RULING,
   WE_ARE_DOING,
   WE_ARE_NOT,
   WE_WILL,
@@ -88,6 +91,27 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
       if (change && change[1]!.length >= 6) rest = change[1]!;
       else if (changed && changed[1] === '' && contentLemmas(s.tokens).length >= 2) rest = bare;
     }
+    const ruling = rest === null ? RULING.exec(bare) : null;
+    if (ruling) {
+      const next = sentences[i + 1];
+      if (ruling[1]!.trim().length >= 12) rest = ruling[1]!;
+      else if (next && next.line === s.line && !next.lower.trim().endsWith('?')) {
+        found.push({ text: said(next, ''), line: next.line, lineId: next.lineId });
+        return;
+      }
+    }
+    // "Agreed. Eagle Bowl stays closed today, and we reassess it on Sunday.": whoever says
+    // "Agreed." goes on to say what is agreed, in the same turn.
+    const prev = sentences[i - 1];
+    if (
+      rest === null &&
+      prev?.line === s.line &&
+      AGREED_ALONE.test(prev.lower.trim()) &&
+      !NOT_AGREED_THING.test(lower) &&
+      !actionSentences.has(s) &&
+      contentLemmas(s.tokens).length >= 3
+    )
+      rest = bare;
     const itIs = IT_IS.exec(bare);
     if (rest === null && itIs && nounPhrase(s, itIs[1]!)) rest = bare;
     for (const pattern of rest === null ? EXPLICIT : []) {
