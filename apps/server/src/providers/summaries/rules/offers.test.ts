@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseTranscript } from '../transcript-file.js';
-import { RulesSummarizer } from './index.js';
+import { summarizeTalk } from './talk.test-helper.js';
 
 // Action items that are not work taken on: offers nobody takes up, concessions and prohibitions,
 // and requests that only run the meeting. (rules.test.ts holds the other rule tests.)
-const summarizer = new RulesSummarizer({ decisions: 'rules' });
 const MEETING_DATE = '2026-03-11';
 
 async function actions(talk: string) {
-  const summary = await summarizer.summarize({
-    lines: parseTranscript(talk, MEETING_DATE),
-    participants: [],
-    meetingDate: MEETING_DATE,
-  });
+  const summary = await summarizeTalk(talk, MEETING_DATE);
   return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], text: a.text }));
 }
 
@@ -100,15 +94,11 @@ Samir: We should all be planting more for late summer.`),
 
 describe('running the meeting is no decision either', () => {
   it('reads "we\'ll go through…" as the agenda', async () => {
-    const summary = await summarizer.summarize({
-      lines: parseTranscript(
-        `Kofi: Pete, give us the short version, then we'll go through the fixes and owners.
+    const summary = await summarizeTalk(
+      `Kofi: Pete, give us the short version, then we'll go through the fixes and owners.
 Pete: Sure. The webhook library upgrade broke retries.`,
-        MEETING_DATE,
-      ),
-      participants: [],
-      meetingDate: MEETING_DATE,
-    });
+      MEETING_DATE,
+    );
     expect(summary.decisions).toEqual([]);
     expect(summary.actionItems).toEqual([]);
   });

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseTranscript } from '../transcript-file.js';
-import { RulesSummarizer } from './index.js';
+import { summarizeTalk } from './talk.test-helper.js';
 
 // Commitments in the simple present ("I send it after this meeting"), as non-native speakers
 // often make them. (rules.test.ts and offers.test.ts hold the other action rules' tests.)
-const summarizer = new RulesSummarizer({ decisions: 'rules' });
 const MEETING_DATE = '2026-05-19';
 
 async function actions(talk: string) {
-  const summary = await summarizer.summarize({
-    lines: parseTranscript(talk, MEETING_DATE),
-    participants: [],
-    meetingDate: MEETING_DATE,
-  });
+  const summary = await summarizeTalk(talk, MEETING_DATE);
   return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
 }
 

@@ -1,18 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { parseTranscript } from '../transcript-file.js';
-import { RulesSummarizer } from './index.js';
+import { summarizeTalk } from './talk.test-helper.js';
 
 // A chair's ruling: announced ("here's the call", "that's what we do"), a change of mind ("I take
 // it back"), or "Agreed." and then what is agreed. (rules.test.ts holds the other decision tests.)
-const summarizer = new RulesSummarizer({ decisions: 'rules' });
 const MEETING_DATE = '2026-01-16';
 
 async function decisions(talk: string) {
-  const summary = await summarizer.summarize({
-    lines: parseTranscript(talk, MEETING_DATE),
-    participants: [],
-    meetingDate: MEETING_DATE,
-  });
+  const summary = await summarizeTalk(talk, MEETING_DATE);
   return summary.decisions.map((d) => ({ line: d.sources[0], text: d.text }));
 }
 
