@@ -89,6 +89,7 @@ export class SfuSession {
   /** Each shown video's decoded frames when they last grew (participant → its mid, count, when). */
   private readonly progress = new Map<string, { mid: string; frames: number; since: number }>();
   private stallTimer: ReturnType<typeof setInterval> | null = null;
+  private checking = false;
   private version = 0;
   /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
   private view: VideoWant[] | null = null;
@@ -183,7 +184,12 @@ export class SfuSession {
     this.sendView();
     if (!this.closed && !this.stallTimer)
       this.stallTimer = setInterval(() => {
-        this.checkStalls().catch((err: unknown) => this.opts.log?.('sfu: stall check', err));
+        // One check at a time: on a starved machine getStats can take longer than the interval.
+        if (this.checking) return;
+        this.checking = true;
+        this.checkStalls()
+          .catch((err: unknown) => this.opts.log?.('sfu: stall check', err))
+          .finally(() => (this.checking = false));
       }, STALL_CHECK_MS);
   }
 
