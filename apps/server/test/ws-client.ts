@@ -116,6 +116,7 @@ export interface Joined {
   joinToken: string;
   isHost: boolean;
   admission: 'admitted' | 'waiting';
+  mediaMode?: 'p2p' | 'sfu';
 }
 
 /** POST /api/meetings/{id}/join through inject; throws with the answer when not 200. */

@@ -485,6 +485,12 @@ export const joinResponseSchema = z.object({
   isHost: z.boolean(),
   /** 'waiting' when the meeting has a waiting room and the host has not admitted this guest yet. */
   admission: z.enum(['admitted', 'waiting']),
+  /**
+   * Added: how the room's media will most likely flow once this participant is in, as the server
+   * sees it now (`sfu`: the room is on the SFU, or this arrival moves it there). A hint for the
+   * page to get ready while its socket connects; `media_mode` on the socket decides.
+   */
+  mediaMode: z.enum(['p2p', 'sfu']).optional(),
 });
 export type JoinResponse = z.infer<typeof joinResponseSchema>;
 

@@ -37,7 +37,7 @@ describe('a server without Janus', () => {
   });
 
   it('takes four people into a meeting and tells the fifth why not', async () => {
-    const { userId } = await signIn(t, { email: 'mesh-host@example.com' });
+    const { userId, cookie: hostCookie } = await signIn(t, { email: 'mesh-host@example.com' });
     const m = await createMeeting(t, { hostId: userId, maxParticipants: 100 });
     for (let i = 0; i < MESH_MAX_PARTICIPANTS; i++) {
       await postJoin(t, m.meetingId, { name: `P${i}`, sessionId: `s${i}` });
@@ -49,6 +49,9 @@ describe('a server without Janus', () => {
       remoteAddress: '10.1.0.9',
     });
     expect(fifth.statusCode).toBe(409);
+    // No SFU: the REST join gives no media hint.
+    const sixth = await postJoin(t, m.meetingId, { name: 'Host', sessionId: 'h', cookie: hostCookie, isHost: true });
+    expect(sixth).not.toHaveProperty('mediaMode');
     expect(fifth.json()).toEqual({ message: ROOM_MESSAGES.fullWithoutSfu(4) });
     expect(fifth.json().message).toBe('Without a video server, meetings here hold up to 4 people.');
   });
@@ -87,6 +90,8 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
   it('keeps two people peer-to-peer and moves the room to the SFU when a third joins', async () => {
     const a = await enter(t, ws, meetingId, { name: 'Ann', sessionId: 'a' });
     const b = await enter(t, ws, meetingId, { name: 'Bob', sessionId: 'b' });
+    // The REST join's hint: what the socket will find.
+    expect([a.join.mediaMode, b.join.mediaMode]).toEqual(['p2p', 'p2p']);
     // Two: the mesh; the SFU is refused.
     expect(await a.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
     expect(await b.socket.next('media_mode')).toMatchObject({ mode: 'p2p' });
@@ -100,6 +105,8 @@ describe.skipIf(!installed)('a meeting through our own Janus', () => {
     expect(await b.socket.next('error')).toMatchObject({ code: 'forbidden', requestId: 'view-early' });
 
     const c = await enter(t, ws, meetingId, { name: 'Cy', sessionId: 'c' });
+    // Two are in: the third's arrival will move the room, and its REST answer says so already.
+    expect(c.join.mediaMode).toBe('sfu');
     // The newcomer hears the mode before `joined`; its arrival moved the room, so it is told to
     // bridge (mesh with the two, who are still on the mesh, until the SFU carries them).
     const types = c.socket.received.map((m) => m.type);

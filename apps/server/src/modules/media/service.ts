@@ -96,6 +96,17 @@ export function createMediaService(deps: MediaServiceDeps) {
     modeOf: (roomId: string): 'p2p' | 'sfu' => (sfuRooms.has(roomId) ? 'sfu' : 'p2p'),
 
     /**
+     * The mode a participant that has just joined over REST will most likely find when its socket
+     * joins (JoinResponse.mediaMode): `sfu` if the room is on the SFU, or has enough people in it
+     * that this arrival moves it there. A hint: `entering` decides.
+     */
+    expectedMode(roomId: string, participantId: string): 'p2p' | 'sfu' {
+      if (sfuRooms.has(roomId)) return 'sfu';
+      const others = [...(present.get(roomId) ?? [])].filter((id) => id !== participantId).length;
+      return others + 1 >= SFU_FROM_PARTICIPANTS && sfuReady() ? 'sfu' : 'p2p';
+    },
+
+    /**
      * A participant is entering (its `joined` is about to go out) with `count` people in the room.
      * Answers the room's mode for it, and whether the room just moved to the SFU.
      */

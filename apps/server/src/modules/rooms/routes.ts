@@ -10,6 +10,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { presentedJoinToken, roomCookieName } from './access.js';
 import type { Caller } from './gate.js';
+import type { JoinResult } from './service.js';
 
 const params = z.object({ meetingId: z.string().max(64) });
 
@@ -29,6 +30,12 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
       secure,
     });
 
+  /** JoinResponse.mediaMode: for an admitted participant, on a server with an SFU. */
+  const mediaHint = (joined: JoinResult): { mediaMode?: 'p2p' | 'sfu' } =>
+    joined.admission === 'admitted' && app.hasDecorator('media') && app.media.hasSfu
+      ? { mediaMode: app.media.expectedMode(joined.roomId, joined.id) }
+      : {};
+
   app.post(
     '/api/meetings/:meetingId/join',
     { schema: { params, body: joinRequestSchema, response: { 200: joinResponseSchema } } },
@@ -42,6 +49,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
         joinToken: joined.joinToken,
         isHost: joined.isHost,
         admission: joined.admission,
+        ...mediaHint(joined),
       };
     },
   );
@@ -60,7 +68,14 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
       const joined = await app.rooms.join(meetingId, { ...request.body, isHost: false }, caller(request));
       if (app.hasDecorator('freeTime')) app.freeTime.identify(joined.id, request.body.browserId);
       setRoomCookie(reply, meetingId, joined.joinToken);
-      return reply.status(201).send(joined);
+      return reply.status(201).send({
+        id: joined.id,
+        name: joined.name,
+        joinToken: joined.joinToken,
+        isHost: joined.isHost,
+        admission: joined.admission,
+        ...mediaHint(joined),
+      });
     },
   );
 

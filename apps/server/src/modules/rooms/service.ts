@@ -42,7 +42,7 @@ export interface JoinInput {
   resumeToken?: string;
 }
 
-export type JoinResult = JoinResponse & { name: string };
+export type JoinResult = JoinResponse & { name: string; roomId: string };
 
 export interface MediaState {
   isMuted: boolean;
@@ -223,6 +223,7 @@ export function createRoomService(deps: RoomServiceDeps) {
       return {
         id: member.id,
         name: member.name,
+        roomId: entry.meeting.id,
         joinToken: token,
         isHost: member.isHost,
         admission: member.admission,

@@ -179,6 +179,8 @@ export class RoomController {
   private enterRoom(res: JoinResponse, choice: JoinChoice, media: LocalMedia): void {
     joinChoiceStore.save(this.opts.meetingId, choice);
     resumeTokenStore.save(this.opts.meetingId, res.joinToken);
+    // Headed for the SFU: its two connections are made while the socket connects.
+    if (res.mediaMode === 'sfu') this.reserve?.expectSfu();
     media.setMuted(!choice.audio);
     media.setVideoOn(choice.video);
     const session = new RoomSession({

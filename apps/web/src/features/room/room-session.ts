@@ -287,6 +287,7 @@ export class RoomSession {
       local: this.media.tracks(),
       iceServers: this.iceServers,
       log: this.opts.log,
+      createPeerConnection: this.opts.createPeerConnection,
       sendsVideo: (id) => {
         const p = this.snapshot.participants.find((x) => x.id === id);
         return !p || p.isVideoOn || p.isScreenSharing;

@@ -158,6 +158,28 @@ describe('PeerConnectionReserve', () => {
     reserve.dispose();
   });
 
+  it('headed for the SFU, makes two more plain connections at once, for its publisher and subscriber', async () => {
+    const reserve = new PeerConnectionReserve(create);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(reserve.sizes).toEqual({ offer: 2, answer: 1 });
+    reserve.expectSfu();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(reserve.sizes).toEqual({ offer: 2, answer: 3 });
+    const plain = FakePC.made.filter((pc) => pc.transceivers.length === 0);
+    // SfuSession asks for plain ones: it adds its own send-only transceivers (simulcast) or
+    // answers the SFU's offer; each is a settled spare, not a new connection.
+    const publisher = reserve.take({ iceServers: stun, bundlePolicy: 'max-bundle' }, 'answer');
+    const subscriber = reserve.take({ iceServers: stun, bundlePolicy: 'max-bundle' }, 'answer');
+    expect(plain).toContain(publisher as unknown as FakePC);
+    expect(plain).toContain(subscriber as unknown as FakePC);
+    expect(publisher).not.toBe(subscriber);
+    expect(FakePC.made).toHaveLength(5);
+    // Once both are taken, the reserve keeps its usual single plain spare again.
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(reserve.sizes).toEqual({ offer: 2, answer: 1 });
+    reserve.dispose();
+  });
+
   it('keeps a plain connection for answering newcomers, made again a second after it is taken', async () => {
     const reserve = new PeerConnectionReserve(create);
     await vi.advanceTimersByTimeAsync(500);

@@ -45,6 +45,8 @@ export interface ReserveOptions {
   answers?: number;
 }
 
+/** A page on the SFU has two connections to it: its publisher and its subscriber. */
+const SFU_CONNECTIONS = 2;
 /** A new connection's permission answers arrive 20-60 ms after construction (see above). */
 const PRIME_DELAY_MS = 100;
 /** Plain spares are made this far apart, to spread their cost over the page load. */
@@ -76,6 +78,8 @@ export class PeerConnectionReserve {
   private inRoom = false;
   private readonly offers: number;
   private readonly answers: number;
+  /** Plain spares wanted beyond `answers`, each until taken (`expectSfu`). */
+  private extraPlain = 0;
 
   constructor(
     private readonly create: CreatePeerConnection = (config) => new RTCPeerConnection(config),
@@ -119,7 +123,7 @@ export class PeerConnectionReserve {
     this.inRoom = true;
     const live = this.spares.filter((s) => s.pc.connectionState === 'new');
     const of = (state: Spare['state']) => live.filter((s) => s.state === state);
-    const pick =
+    const pick: Spare | undefined =
       use === 'offer'
         ? (of('primed').find((s) => s.candidates > 0) ??
           of('primed')[0] ??
@@ -127,6 +131,7 @@ export class PeerConnectionReserve {
           of('waiting')[0] ??
           of('plain')[0])
         : (of('plain')[0] ?? of('waiting').find((s) => cancelPriming(s.pc)));
+    if (pick && !pick.forOffer && this.extraPlain > 0) this.extraPlain -= 1;
     this.scheduleRefill();
     if (pick) {
       this.remove(pick, false);
@@ -142,6 +147,20 @@ export class PeerConnectionReserve {
     }
     return this.create(config);
   };
+
+  /**
+   * The room is (about to be) on the SFU (JoinResponse.mediaMode): its publisher and subscriber
+   * connections are plain ones (SfuSession), made at `joined` and at the SFU's first offer. Two
+   * more plain spares are made now, while the socket connects, so neither is a connection
+   * negotiated in its first milliseconds (see above).
+   */
+  expectSfu(): void {
+    if (this.disposed || this.extraPlain > 0) return;
+    this.extraPlain = SFU_CONNECTIONS;
+    if (this.refill) clearTimeout(this.refill);
+    this.refill = null;
+    this.fill();
+  }
 
   dispose(): void {
     this.disposed = true;
@@ -170,7 +189,7 @@ export class PeerConnectionReserve {
     if (this.disposed) return null;
     const offers = this.spares.filter((s) => s.forOffer).length;
     if (!this.inRoom && offers < this.offers) return true;
-    if (this.spares.length - offers < this.answers) return false;
+    if (this.spares.length - offers < this.answers + this.extraPlain) return false;
     return null;
   }
 

@@ -12,7 +12,11 @@ export interface RemotePeer {
 /**
  * Where each remote participant's media comes from: the SFU once its media flows there, the
  * mesh link before (during the switch both exist; the mesh link closes after the SFU flows).
- * One subscribe/getVersion over both, for the tiles.
+ * With no mesh link to wait on (someone joining a room already on the SFU), the SFU stream is
+ * shown as soon as it exists: the tile's video paints the first decoded frame itself, where
+ * waiting for `isFlowing` (a getStats poll seeing that frame, then a render) held every tile of
+ * the newcomer back until the slowest poll, 100-500 ms after the frames were there (bench
+ * join-to-first-frame, sfu4light). One subscribe/getVersion over both, for the tiles.
  */
 export class RemoteMedia {
   private sfu: SfuSession | null = null;
@@ -45,7 +49,8 @@ export class RemoteMedia {
 
   peer(participantId: string): RemotePeer {
     const sfu = this.sfu;
-    const sfuStream = sfu?.isFlowing(participantId) ? sfu.streamOf(participantId) : null;
+    const link = this.mesh.get(participantId);
+    const sfuStream = sfu && (!link || sfu.isFlowing(participantId)) ? sfu.streamOf(participantId) : null;
     if (sfu && sfuStream) {
       return {
         stream: sfuStream,
@@ -54,7 +59,6 @@ export class RemoteMedia {
         path: 'sfu',
       };
     }
-    const link = this.mesh.get(participantId);
     return {
       stream: link?.remoteStream ?? null,
       connectionState: link?.connectionState ?? 'new',

@@ -194,19 +194,45 @@ describe('SfuSession', () => {
 
 describe('RemoteMedia', () => {
   it('shows the mesh link until the SFU media flows, then the SFU stream', async () => {
-    const mesh = new PeerMesh({ selfId: 'me', iceServers: [], local: local(), send: () => undefined });
+    const mesh = new PeerMesh({
+      selfId: 'me',
+      iceServers: [],
+      local: local(),
+      send: () => undefined,
+      createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
+    });
     const remote = new RemoteMedia(mesh);
     expect(remote.peer('ann')).toMatchObject({ stream: null, path: null });
+    mesh.connect('ann');
+    expect(remote.peer('ann').path).toBe('mesh');
     const { sfu } = session();
     remote.setSfu(sfu);
     await sfu.start();
     sfu.handleOffer(offer([{ mid: '0', participantId: 'ann', kind: 'video', active: true }]));
     await settle();
-    expect(remote.peer('ann').path).toBe(null);
+    // The switch shows no gap: the mesh link's picture stays until the SFU's has a frame.
+    expect(remote.peer('ann').path).toBe('mesh');
     const before = remote.getVersion();
-    FakePC.made[1]!.transceivers[0]!.receiver.track.arrive();
+    const sub = FakePC.made.at(-1)!;
+    sub.transceivers[0]!.receiver.track.arrive();
     await settle();
     expect(remote.getVersion()).toBeGreaterThan(before);
     expect(remote.peer('ann')).toMatchObject({ path: 'sfu', hasVideo: true });
+  });
+
+  it('with no mesh link to wait on, shows the SFU stream as soon as it exists', async () => {
+    const mesh = new PeerMesh({ selfId: 'me', iceServers: [], local: local(), send: () => undefined });
+    const remote = new RemoteMedia(mesh);
+    const { sfu } = session();
+    remote.setSfu(sfu);
+    await sfu.start();
+    const before = remote.getVersion();
+    sfu.handleOffer(offer([{ mid: '0', participantId: 'ann', kind: 'video', active: true }]));
+    await settle();
+    // No media has arrived yet: the tile's video paints the first frame when it comes.
+    expect(sfu.isFlowing('ann')).toBe(false);
+    expect(remote.getVersion()).toBeGreaterThan(before);
+    expect(remote.peer('ann')).toMatchObject({ path: 'sfu', hasVideo: true });
+    expect(remote.peer('ann').stream).toBe(sfu.streamOf('ann'));
   });
 });

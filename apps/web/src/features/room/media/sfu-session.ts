@@ -1,6 +1,6 @@
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
-import type { IceCandidate, LocalTracks, SessionDescription } from './peer-link';
+import type { IceCandidate, LocalTracks, PeerConnectionUse, SessionDescription } from './peer-link';
 import { relayOnly } from './peer-link';
 
 /**
@@ -21,7 +21,12 @@ export interface SfuSessionOptions {
   local: LocalTracks;
   iceServers: RTCIceServer[];
   log?: (msg: string, extra?: unknown) => void;
-  createPeerConnection?: (config: RTCConfiguration) => RTCPeerConnection;
+  /**
+   * Where connections come from: the page's reserve (connection-reserve.ts), asked for plain ones
+   * (`answer`: no transceivers, no offer), made ahead of the join so their candidate gathering
+   * already sees the network (a connection made and offered at once can gather nothing, ever).
+   */
+  createPeerConnection?: (config: RTCConfiguration, use: PeerConnectionUse) => RTCPeerConnection;
   /**
    * Whether the participant sends video now (camera or screen on): only such a shown video that
    * decodes nothing is a stall worth a key frame request. Everyone, when not given.
@@ -126,7 +131,7 @@ export class SfuSession {
   private newPc(): RTCPeerConnection {
     const config: RTCConfiguration = { iceServers: this.opts.iceServers, bundlePolicy: 'max-bundle' };
     if (relayOnly()) config.iceTransportPolicy = 'relay';
-    return this.opts.createPeerConnection?.(config) ?? new RTCPeerConnection(config);
+    return this.opts.createPeerConnection?.(config, 'answer') ?? new RTCPeerConnection(config);
   }
 
   /** Whether a connection to the SFU has failed (this session cannot carry media any more). */
