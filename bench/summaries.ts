@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-11|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-12|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -72,6 +72,10 @@ const withBlind10 = only === 'blind-10' || process.env.BENCH_SUMMARY_BLIND10 ===
 // the same frozen candidate again) is sealed the same way: BENCH_SUMMARY_SET=blind-11 or
 // BENCH_SUMMARY_BLIND11=1; pre-registered in bench/results/summaries-blind11-preregistration.md.
 const withBlind11 = only === 'blind-11' || process.env.BENCH_SUMMARY_BLIND11 === '1';
+// blind-12 (written unseen on its own branch, blind12, while branch tune12 tuned the rules) is not
+// in this tree until its one measurement; then BENCH_SUMMARY_SET=blind-12 scores it alone, as
+// pre-registered in bench/results/summaries-blind12-preregistration.md.
+const withBlind12 = only === 'blind-12' || process.env.BENCH_SUMMARY_BLIND12 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -85,6 +89,7 @@ const dirs = [
   ...(withBlind9 ? ['meetings-blind-9'] : []),
   ...(withBlind10 ? ['meetings-blind-10'] : []),
   ...(withBlind11 ? ['meetings-blind-11'] : []),
+  ...(withBlind12 ? ['meetings-blind-12'] : []),
   'meetings-train-1',
 ].map((d) => path.join(benchRoot, d));
 /**
@@ -99,6 +104,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-9': 'blind-9',
   'meetings-blind-10': 'blind-10',
   'meetings-blind-11': 'blind-11',
+  'meetings-blind-12': 'blind-12',
 };
 
 interface Key {
@@ -173,6 +179,11 @@ const APART = {
     record: 'blind11',
     title: 'BLIND SET 11 (bench/meetings-blind-11: written unseen by another engineer)',
     note: 'bench/meetings-blind-11, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind11-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-12': {
+    record: 'blind12',
+    title: 'BLIND SET 12 (bench/meetings-blind-12: written unseen by another engineer)',
+    note: 'bench/meetings-blind-12, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind12-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
