@@ -147,6 +147,12 @@ export const GAPS = [0];
  */
 export const CRITERIA = {
   f1,
+  /** F-beta with beta 0.7: precision weighs about twice recall (adoption asks precision >= 70%). */
+  f07: (c: Counts) => {
+    const p = c.matched / Math.max(1, c.predicted);
+    const r = c.matched / Math.max(1, c.expected);
+    return p + r === 0 ? 0 : (1.49 * p * r) / (0.49 * p + r);
+  },
   balanced: (c: Counts) =>
     Math.min(c.matched / Math.max(1, c.predicted), c.matched / Math.max(1, c.expected)) + f1(c) / 1000,
 };

@@ -113,16 +113,31 @@ export function closedWithThen(sentences: Sentence[], i: number): TurnDecision |
   if (then[1]!.includes(',') && !/^(?:okay|ok|alright|right|fine|yes|yeah|good),/.test(then[1]!)) return null;
   const head = then[1]!.replace(/^(?:(?:okay|ok|alright|right|fine|yes|yeah|good)[,.!]?\s+)+/, '');
   const headTokens = s.tokens.filter((t) => t.word && head.split(/[\s,]+/).includes(t.lower));
-  if (headTokens.length === 0 || headTokens.length > 6 || FAREWELL.test(head)) return null;
+  if (headTokens.length === 0 || headTokens.length > 9 || FAREWELL.test(head)) return null;
   const subject = headTokens[0]!;
   const clause =
+    (headTokens.length <= 6 || head !== then[1]) &&
     subject.pos !== 'PRON' &&
     subject.pos !== 'AUX' &&
     headTokens.slice(1).some((t) => t.pos === 'VERB' && t.lemma !== t.lower);
-  // "Fine, Thursday then.": assent, then the thing the other speaker proposed.
-  const assented = head !== then[1] && !headTokens.some((t) => t.pos === 'PRON' || t.pos === 'AUX');
-  const proposed = new Set(contentLemmas(before.tokens));
-  if (!clause && !(assented && headTokens.some((t) => proposed.has(t.lemma)))) return null;
+  // "Fine, Thursday then.": assent (in the sentence, or as the turn's first sentence), then the
+  // thing another speaker proposed in the last two lines ("Five thousand, then? Normal peak is…").
+  const turnStart = sentences.findIndex((q) => q.line === s.line);
+  const opened = turnStart < i && AFFIRM_ONLY.test(sentences[turnStart]!.lower.trim());
+  const assented =
+    (head !== then[1] || opened) &&
+    headTokens.length <= 6 &&
+    !headTokens.some((t) => t.pos === 'PRON' || t.pos === 'AUX');
+  const proposed = new Set(
+    sentences
+      .slice(0, i)
+      .filter((p) => p.speaker !== s.speaker && s.line - p.line <= 2 && p.line < s.line)
+      .flatMap((p) =>
+        p.tokens.filter((t) => t.word && (!t.stop || t.pos === 'NUM')).flatMap((t) => [t.lemma, t.lower]),
+      ),
+  );
+  if (!clause && !(assented && headTokens.some((t) => proposed.has(t.lemma) || proposed.has(t.lower))))
+    return null;
   return { text: withContext(s, sentences, i), at: [s] };
 }
 

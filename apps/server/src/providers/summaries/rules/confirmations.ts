@@ -120,7 +120,15 @@ function afterConsensusCheck(sentences: Sentence[], i: number): boolean {
   for (let j = i - 1; j >= 0; j -= 1) {
     const p = sentences[j]!;
     if (s.line - p.line > 2) return false;
-    if (CONSENSUS_CHECK.test(p.lower)) return p.speaker === s.speaker && enoughContent(s);
+    // "Anyone against? No. We accept it.": after the check a bare "we <verb> it" is enough.
+    if (CONSENSUS_CHECK.test(p.lower))
+      return (
+        p.speaker === s.speaker &&
+        (enoughContent(s) ||
+          /^we (?!(?:are|have|do|did|get|got|know|see|need|think|were|had|want)\b)[a-z]+ (?:it|that|them|this)[.!]?$/.test(
+            s.lower.trim(),
+          ))
+      );
     // Others may answer in between ("No objections."); the chair's own words may not.
     if (p.speaker === s.speaker && !SILENCE.test(p.lower.trim())) return false;
     if (p.speaker !== s.speaker && p.tokens.filter((t) => t.word).length > 4) return false;

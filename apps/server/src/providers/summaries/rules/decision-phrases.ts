@@ -52,6 +52,8 @@ export const EXPLICIT: RegExp[] = [
   /\bthe decision is[:,]?\s*(?:that |to )?(.*)$/,
   /\bdecision:\s*(.*)$/,
   /\b(?:we'll|we will|we're going to|we are going to|let's|we) (go with .+)$/,
+  // A bare "Go with the capped guarantee." by whoever decides (not "go with the flow").
+  /^(?:(?:okay|ok|fine|right|then|so|yes|yeah|alright)[,.!]?\s+)*(go with (?!the flow\b|it\b|that\b|this\b|whatever\b|what\b).{4,})$/,
   /\bwe're (going with .+)$/,
   /\b(?:from now on|going forward|moving forward|from today on),?\s*(.+)$/,
   // "From today, any jack left in a walkway gets tagged": a new rule, said first.
@@ -107,7 +109,7 @@ export const NOT_NOW =
 export const LETS = /\blet's (?:also |just |quickly |now )?(.+)$/;
 /** "let's not pick a venue yet" puts a choice off; "let's not do the raffle this year" makes one. */
 export const PUT_OFF =
-  /^(?:park (?:it|that|this)|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:decide|choose|pick|settle|vote)\b|^not (?:(?:.*\b(?:yet|right now|for now|today|tonight)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
+  /^(?:park (?:it|that|this)|come back to (?:it|that|this)(?: later)?[.!]?$|table (?:it|that|this)|sleep on it|leave (?:it|that) (?:for now|there))|^not (?:decide|choose|pick|settle|vote)\b|^not (?:(?:.*\b(?:yet|right now|for now|today|tonight)\b)|get ahead|rush|worry|panic|go down|get into|spend|dwell|waste|bother|overthink|forget)/;
 /** "let's do this" names no choice of its own: the proposal just before it does, if any. */
 export const BARE_AGREE = /^(?:do|try|go for) (?:it|this|that)(?: then| now| again)?[.!]?$/;
 /** "I want to say something about Saturdays." – "Go ahead.": leave to speak, not a decision. */

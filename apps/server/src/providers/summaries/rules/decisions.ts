@@ -11,6 +11,7 @@ import {
   type TurnDecision,
 } from './choices.js';
 import { confirmedDecision } from './confirmations.js';
+import { deferredToNamedTime, planTakenUp, ruledOut } from './settled.js';
 import { contentLemmas, type Sentence } from './nlp.js';
 import {
   AGREED_PLAN,
@@ -62,7 +63,7 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
   sentences.forEach((s, i) => {
     const lower = s.lower.trim();
     // "Let's not decide it today … we'll decide at the board on the 22nd": put off to a named time.
-    const putOff = putOffToNamedTime(sentences, i);
+    const putOff = putOffToNamedTime(sentences, i) ?? deferredToNamedTime(sentences, i);
     if (putOff) {
       add(putOff);
       return;
@@ -136,7 +137,8 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
         pointsBack(sentences, i) ??
         closedWithThen(sentences, i) ??
         offerAgreed(sentences, i, actionSentences) ??
-        proposalAgreed(sentences, i, actionSentences);
+        proposalAgreed(sentences, i, actionSentences) ??
+        ruledOut(sentences, i);
       if (turn) {
         add(turn);
         return;
@@ -171,6 +173,13 @@ export function findDecisions(sentences: Sentence[], actionSentences: ReadonlySe
           '',
         );
       else if (confirmedDecision(sentences, i)) rest = bare;
+      else {
+        const taken = planTakenUp(sentences, i, actionSentences);
+        if (taken) {
+          add(taken);
+          return;
+        }
+      }
     }
     if (rest === null) return;
     found.push({ text: said(s, rest), line: s.line, lineId: s.lineId });
