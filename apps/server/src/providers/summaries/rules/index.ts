@@ -15,15 +15,14 @@ export class RulesSummarizer implements Summarizer {
   readonly name: string;
 
   /**
-   * `decisions: 'rules'` (the default) takes decisions from the hand-written rules; `'learned'`
-   * from the classifier of ../learned/, which cross-validated better on sets neither had seen but
-   * missed its pre-registered 70% precision on blind-9 (60.6%; the rules 57.1%), so by the rule
-   * written before that measurement it is not what the app runs
-   * (bench/results/summaries-blind9-preregistration.md). The benchmarks measure both.
+   * `decisions: 'learned'` (the default) takes decisions from the classifier of ../learned/, which
+   * reads the rules' own output among its features; `'rules'` from the hand-written rules alone.
+   * The classifier is the default since blind-12, measured once as pre-registered
+   * (bench/results/summaries-blind12-preregistration.md): decisions P 94.1% R 53.3% against the
+   * rules' 66.7% / 26.7%. The benchmarks measure both (BENCH_SUMMARY_DECISIONS=rules).
    */
   constructor(private readonly options: { decisions?: 'learned' | 'rules' } = {}) {
-    this.name =
-      options.decisions === 'learned' ? 'rules + decision classifier (wink-nlp)' : 'rules (wink-nlp)';
+    this.name = options.decisions === 'rules' ? 'rules (wink-nlp)' : 'rules + decision classifier (wink-nlp)';
   }
 
   async summarize(input: SummaryInput): Promise<MeetingSummary> {
@@ -35,15 +34,15 @@ export class RulesSummarizer implements Summarizer {
 
     const { items, cued } = findActionItems(sentences, people, meetingDate);
     const ruled = findDecisions(sentences, cued);
-    // Loaded only when asked for: the classifier's model and word clusters are ~500 KB of JSON
-    // that the app (rules by default) would otherwise parse at every start.
+    // Loaded at the first summary, not at start-up: the classifier's model and word clusters are
+    // ~500 KB of JSON (parsed once per process, 150-460 ms on the 2-core machine).
     const decisions =
-      this.options.decisions === 'learned'
-        ? (await import('../learned/decisions.js')).learnedDecisions(lines, sentences, {
+      this.options.decisions === 'rules'
+        ? ruled
+        : (await import('../learned/decisions.js')).learnedDecisions(lines, sentences, {
             decisions: ruled,
             actionItems: items,
-          })
-        : ruled;
+          });
     const keyPointCount = Math.max(2, Math.min(7, Math.round(lines.length / 7)));
     const { overview, keyPoints } = overviewAndKeyPoints(
       sentences,
