@@ -24,7 +24,9 @@
  *   they answer with their media) or two (`sfu4light`: the room is on the SFU and each light
  *   participant receives the others' audio and video before the newcomer opens the link). Each
  *   publishes Opus and VP8 from one shared ffmpeg (320x240 at 15 fps, every frame a key frame:
- *   one encoder cannot answer one subscriber's key frame request, so a key frame is always next).
+ *   one encoder cannot answer one subscriber's key frame request, so a key frame is always next;
+ *   encoded once and looped since 2026-11-27, so the measured page no longer shares the machine
+ *   with a live encoder).
  *   The newcomer is the same real Chromium page as in `sfu3`/`sfu4`: only the CPU the other
  *   browsers took is gone. The light process's and ffmpeg's CPU over each measured join is kept.
  * - `collab` (issue 14): as `second`, but the host has the Collaborate area open on a whiteboard
@@ -578,7 +580,7 @@ const figures = {
   method:
     'Chromium (fake camera and mic), one browser context per participant, a fresh meeting per run, one unmeasured warm-up round; clock from just before page.goto of /meeting/{id}?name=… (secondByClick: /meeting/{id}, name typed, Join clicked) to the first decoded frame in the remote tile (second participant) or in every remote tile (third, sfuThird: two; sfuFourth: three); sfuThird and sfuFourth on a second server with MEDIA_PROVIDER=janus (its own Janus, gathering on a veth in the namespace), every page’s camera 320x240 at 15 fps; step times are ms from opening the link, medians over the runs' +
     (wantsLight
-      ? '. lightSfuThird and lightSfuFourth: on the same Janus server, but everyone already in the meeting is a light participant, NOT a browser: werift (pure-TypeScript WebRTC) clients in one Node child process (bench/support/light-peer.ts) that join through the same POST /join and WebSocket messages as the app (the host with the signed-in host’s session cookie), publish Opus and VP8 from one shared ffmpeg (testsrc2 320x240 at 15 fps, every frame a key frame, about 300 kbit/s; a tone for audio) and subscribe to each other through Janus (their own received audio and video checked before the link is opened); on the mesh they only answer (the sfu3 newcomer’s bridge offers). Only the measured newcomer is a real Chromium page, opened from the ?name= link with the 320x240 15 fps fake camera; lightCpuDuringJoin is the light process’s and ffmpeg’s share of a core from opening the link to the last frame'
+      ? '. lightSfuThird and lightSfuFourth: on the same Janus server, but everyone already in the meeting is a light participant, NOT a browser: werift (pure-TypeScript WebRTC) clients in one Node child process (bench/support/light-peer.ts) that join through the same POST /join and WebSocket messages as the app (the host with the signed-in host’s session cookie), publish Opus and VP8 from one shared ffmpeg (testsrc2 320x240 at 15 fps, every frame a key frame, about 300 kbit/s; a tone for audio; ten seconds encoded once and sent in a loop without re-encoding) and subscribe to each other through Janus (their own received audio and video checked before the link is opened); on the mesh they only answer (the sfu3 newcomer’s bridge offers). Only the measured newcomer is a real Chromium page, opened from the ?name= link with the 320x240 15 fps fake camera; lightCpuDuringJoin is the light process’s and ffmpeg’s share of a core from opening the link to the last frame'
       : ''),
 };
 for (const [label, s, target] of [

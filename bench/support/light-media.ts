@@ -1,14 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import dgram from 'node:dgram';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { RtpPacket } from 'werift';
 
 /**
- * Pre-encoded media for light participants (light-peer.ts): ONE `ffmpeg` encodes a test pattern to
- * VP8 and a tone to Opus, as RTP to two local UDP ports; every packet is parsed once here and
- * handed to every light publisher's track (werift rewrites SSRC, payload type, sequence number
- * and timestamp per sender). So a light publisher costs no encoding of its own: the one encoder
- * is shared by all of them, however many there are.
+ * Pre-encoded media for light participants (light-peer.ts): `ffmpeg` encodes ten seconds of a test
+ * pattern to VP8 and of a tone to Opus once, then ONE `ffmpeg` sends them in a loop, unchanged
+ * (`-c copy`), as RTP to two local UDP ports; every packet is parsed once here and handed to every
+ * light publisher's track (werift rewrites SSRC, payload type, sequence number and timestamp per
+ * sender). So a light publisher costs no encoding of its own, and the loop costs about 2% of a
+ * core (a live encoder took 25-38%).
  *
  * A subscriber of a light publisher cannot have a key frame on demand (one encoder, many
  * publishers: a PLI cannot be answered for one of them), so the encoder makes a key frame every
@@ -27,6 +31,15 @@ export interface LightMediaOptions {
 
 export type RtpSink = (packet: RtpPacket) => void;
 
+/** Seconds of media encoded once and looped. */
+const LOOP_S = 10;
+
+/** Runs ffmpeg to completion (the one-off encode). */
+function run(args: string[]): void {
+  const res = spawnSync('ffmpeg', ['-y', ...args], { encoding: 'utf8', timeout: 60_000 });
+  if (res.status !== 0) throw new Error(`ffmpeg encode failed (${res.status}): ${res.stderr}`);
+}
+
 export class LightMedia {
   readonly options: Required<LightMediaOptions>;
   private ffmpeg: ChildProcess | null = null;
@@ -35,6 +48,7 @@ export class LightMedia {
   /** Packets and key frames that came out of the encoder (for the record). */
   readonly produced = { audioPackets: 0, videoPackets: 0, videoFrames: 0, keyFrames: 0 };
   private stderr = '';
+  private dir: string | null = null;
 
   constructor(options: LightMediaOptions = {}) {
     this.options = {
@@ -61,22 +75,22 @@ export class LightMedia {
       this.sockets.push(socket);
     }
     const { width, height, fps, gop, videoBitrate } = this.options;
-    const args = [
+    // Encoded once, then sent in a loop without re-encoding: encoding every frame as a key frame
+    // live took a quarter to a third of a core (bench join-to-first-frame, `encoderCoreShare`),
+    // taken from the one real browser being measured, while a real participant's encoder runs on
+    // their own machine.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-light-media-'));
+    this.dir = dir;
+    const video = path.join(dir, 'video.ivf');
+    const audio = path.join(dir, 'audio.ogg');
+    run([
       '-hide_banner',
       '-loglevel',
       'error',
-      '-re',
       '-f',
       'lavfi',
       '-i',
-      `testsrc2=size=${width}x${height}:rate=${fps}`,
-      '-re',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:beep_factor=4:sample_rate=48000',
-      '-map',
-      '0:v',
+      `testsrc2=size=${width}x${height}:rate=${fps}:duration=${LOOP_S}`,
       '-c:v',
       'libvpx',
       '-deadline',
@@ -89,11 +103,11 @@ export class LightMedia {
       String(gop),
       '-b:v',
       String(videoBitrate),
+      video,
       '-f',
-      'rtp',
-      '-payload_type',
-      '96',
-      `rtp://127.0.0.1:${ports.video}?pkt_size=1200`,
+      'lavfi',
+      '-i',
+      `sine=frequency=440:beep_factor=4:sample_rate=48000:duration=${LOOP_S}`,
       '-map',
       '1:a',
       '-c:a',
@@ -104,6 +118,35 @@ export class LightMedia {
       'voip',
       '-frame_duration',
       '20',
+      audio,
+    ]);
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-re',
+      '-stream_loop',
+      '-1',
+      '-i',
+      video,
+      '-re',
+      '-stream_loop',
+      '-1',
+      '-i',
+      audio,
+      '-map',
+      '0:v',
+      '-c:v',
+      'copy',
+      '-f',
+      'rtp',
+      '-payload_type',
+      '96',
+      `rtp://127.0.0.1:${ports.video}?pkt_size=1200`,
+      '-map',
+      '1:a',
+      '-c:a',
+      'copy',
       '-f',
       'rtp',
       '-payload_type',
@@ -153,6 +196,8 @@ export class LightMedia {
       if (ff.exitCode === null && ff.signalCode === null) ff.kill('SIGKILL');
     }
     for (const s of this.sockets.splice(0)) s.close();
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = null;
   }
 }
 
