@@ -50,7 +50,12 @@ describe('a server without Janus', () => {
     });
     expect(fifth.statusCode).toBe(409);
     // No SFU: the REST join gives no media hint.
-    const sixth = await postJoin(t, m.meetingId, { name: 'Host', sessionId: 'h', cookie: hostCookie, isHost: true });
+    const sixth = await postJoin(t, m.meetingId, {
+      name: 'Host',
+      sessionId: 'h',
+      cookie: hostCookie,
+      isHost: true,
+    });
     expect(sixth).not.toHaveProperty('mediaMode');
     expect(fifth.json()).toEqual({ message: ROOM_MESSAGES.fullWithoutSfu(4) });
     expect(fifth.json().message).toBe('Without a video server, meetings here hold up to 4 people.');
