@@ -32,7 +32,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** JoinResponse.mediaMode: for an admitted participant, on a server with an SFU. */
   const mediaHint = (joined: JoinResult): { mediaMode?: 'p2p' | 'sfu' } =>
-    joined.admission === 'admitted' && app.hasDecorator('media') && app.media.hasSfu
+    joined.admission === 'admitted' && app.media.hasSfu
       ? { mediaMode: app.media.expectedMode(joined.roomId, joined.id) }
       : {};
 
