@@ -642,17 +642,19 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     // Now the hidden one's video flows, and the first page's two lose theirs. Janus reuses an
     // m-line, whose decoded-frame count goes on from its previous feed: count from when the
     // hidden one's video is first there.
+    // Generous waits: with five browsers on two starved cores Janus once took over 10 s to take a
+    // renegotiation (CI log), and the pages' sockets missed pongs meanwhile.
     const start = await eventually(
       () => received(eve),
       (x) => !!x[hidden]?.video,
-      15_000,
+      30_000,
     );
     const after = await eventually(
       () => received(eve),
       (x) =>
         (x[hidden]?.video?.framesDecoded ?? 0) > start[hidden]!.video!.framesDecoded + 10 &&
         first.thumbnails.every((id) => !x[id]?.kinds.includes('video')),
-      15_000,
+      30_000,
     );
     expect(after[hidden]?.kinds.sort()).toEqual(['audio', 'video']);
     // Sam is heard all along (his audio energy keeps rising).
