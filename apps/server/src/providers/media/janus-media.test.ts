@@ -2,7 +2,14 @@ import { EventEmitter } from 'node:events';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JanusMedia, LAYER_KEYFRAME_MS, TALKING_LEVEL, TALKING_PACKETS, midsOf } from './janus-media.js';
+import {
+  JanusMedia,
+  LAYER_KEYFRAME_MS,
+  SFU_ANSWER_TIMEOUT_MS,
+  TALKING_LEVEL,
+  TALKING_PACKETS,
+  midsOf,
+} from './janus-media.js';
 import type { SfuStream } from './types.js';
 
 /**
@@ -125,16 +132,23 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
   let media: JanusMedia;
   let speakers: (string | null)[];
   let offers: { participantId: string; streams: SfuStream[] }[];
+  /** Offers the browser never sees (gone out on a dying socket). */
+  let lostOffers = 0;
 
   beforeEach(() => {
     janus = new FakeJanus();
     speakers = [];
     offers = [];
+    lostOffers = 0;
     media = new JanusMedia(
       { url: 'ws://127.0.0.1:1', apiSecret: 'x', log },
       {
         onOffer: (roomId, participantId, _offer, streams) => {
           offers.push({ participantId, streams });
+          if (lostOffers > 0) {
+            lostOffers -= 1;
+            return;
+          }
           // The browser answers at once.
           setTimeout(() => void media.answer(roomId, participantId, { type: 'answer', sdp: 'v=0\r\n' }), 0);
         },
@@ -370,5 +384,27 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await new Promise((r) => setTimeout(r, 1200));
     expect(subA.receiving('video')).toEqual(['b', 'c']);
     expect(subA.receiving('audio')).toEqual(['b', 'c']);
+  });
+
+  it('sends an unanswered subscriber offer again: it may have gone out on a dying socket', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    vi.useFakeTimers();
+    try {
+      lostOffers = 1;
+      const sent = offers.length;
+      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await vi.advanceTimersByTimeAsync(10);
+      const toA = () => offers.slice(sent).filter((o) => o.participantId === 'a').length;
+      expect(toA()).toBe(1);
+      await vi.advanceTimersByTimeAsync(SFU_ANSWER_TIMEOUT_MS + 10);
+      // Sent again, answered this time: the subscription takes the newcomer.
+      expect(toA()).toBe(2);
+      expect(subA.receiving('video')).toEqual(['b', 'c']);
+      expect(subA.start).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

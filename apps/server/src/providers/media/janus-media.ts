@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { SubscriberStream, VideoRoomHandle } from 'janode/plugins/videoroom';
-import { JanusClient, timed } from './janus-client.js';
+import { JanusClient, JanusTimeoutError, timed } from './janus-client.js';
 import type { SupervisorLog } from './janus-supervisor.js';
 import type {
   IceCandidateInit,
@@ -32,6 +32,8 @@ const SYNC_RETRIES = 3;
 export const LAYER_KEYFRAME_MS = 500;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
+/** Times an unanswered subscriber offer is sent again (each after SFU_ANSWER_TIMEOUT_MS). */
+const OFFER_RESENDS = 3;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
 const MAX_PUBLISHERS = 100;
 /**
@@ -572,11 +574,25 @@ export class JanusMedia implements MediaProvider {
     const answer = new Promise<Jsep>((resolve, reject) => {
       me.answerWaiter = { resolve, reject };
     });
-    this.events.onOffer(room.id, me.id, offer, streams.map(toSfuStream));
-    this.log.debug({ participantId: me.id, streams: [...active] }, 'sfu offer sent');
-    const jsep = await timed(answer, 'the browser’s answer', SFU_ANSWER_TIMEOUT_MS).finally(() => {
+    let jsep: Jsep;
+    try {
+      for (let sent = 1; ; sent++) {
+        this.events.onOffer(room.id, me.id, offer, streams.map(toSfuStream));
+        this.log.debug({ participantId: me.id, streams: [...active], sent }, 'sfu offer sent');
+        try {
+          jsep = await timed(answer, 'the browser’s answer', SFU_ANSWER_TIMEOUT_MS);
+          break;
+        } catch (err) {
+          // The offer may have gone out on a socket that was dying: the page resumes with its SFU
+          // session kept and would never see it, while this subscription counts the new streams
+          // as received (a retry of the sync would find nothing to do). Sent again until answered.
+          const current = me.subscriber === handle && room.members.get(me.id) === me;
+          if (!(err instanceof JanusTimeoutError) || !current || sent > OFFER_RESENDS) throw err;
+        }
+      }
+    } finally {
       me.answerWaiter = null;
-    });
+    }
     if (me.subscriber !== handle) return;
     await timed(handle.start({ jsep }), 'start');
     this.log.debug({ participantId: me.id }, 'sfu subscriber started');
