@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSLATION_LANGUAGES } from './constants.js';
+export { AUDIO_STREAM } from './constants.js';
 
 /**
  * The Pro plan's AI over the wire: summaries (spec §3 "Summary result", with owners, due dates and
@@ -72,12 +73,3 @@ export const liveTranscribeResponseSchema = z.object({
   translation: z.string().nullable(),
   detectedLanguage: z.string(),
 });
-
-/** Audio the room streams over the meeting socket: 16 kHz mono s16le PCM in binary frames. */
-export const AUDIO_STREAM = {
-  sampleRate: 16_000,
-  /** A binary frame carries at most this many bytes (0.5 s of audio). */
-  maxFrameBytes: 16_000,
-  /** Bytes a socket may stream per second before frames are dropped (2× real time). */
-  maxBytesPerSecond: 64_000,
-} as const;

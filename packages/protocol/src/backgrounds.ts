@@ -6,6 +6,9 @@ import {
   blurIntensitySchema,
   type BackgroundType,
 } from './entities.js';
+export { CUSTOM_BACKGROUND_LIMITS } from './constants.js';
+export { BACKGROUND_MESSAGES } from './texts.js';
+import { BACKGROUND_MESSAGES } from './texts.js';
 
 /**
  * Background effects (spec §3, §5, §7): the catalogue, a user's saved preferences, custom uploads
@@ -24,33 +27,6 @@ export const backgroundIdSchema = z
 
 /** The address of one of the signed-in user's own uploads (as answered by the upload). */
 export const customBackgroundUrlSchema = z.string().max(200);
-
-export const CUSTOM_BACKGROUND_LIMITS = {
-  /** The upload as it arrives (spec: ≤ 5 MB). */
-  maxBytes: 5 * 1024 * 1024,
-  /** How many uploads one user keeps. */
-  perUser: 6,
-  /** The stored image fits in this box (re-encoded as JPEG, never served as uploaded). */
-  maxWidth: 1920,
-  maxHeight: 1080,
-  /** Accepted input types, detected from the bytes. */
-  types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as readonly string[],
-} as const;
-
-/** Texts the server answers with and the client shows (spec §5, §8). */
-export const BACKGROUND_MESSAGES = {
-  idsRequired: 'Meeting ID and participant ID required',
-  unknownBackground: 'Unknown background',
-  premium: 'This background is part of Pro. Upgrade to use premium backgrounds.',
-  customNeedsPro: 'Custom backgrounds are part of Pro.',
-  unknownCustom: 'Custom background not found',
-  notAnImage: 'The file is not an image. Upload a JPEG, PNG, WebP or GIF picture.',
-  tooLarge: `The image is larger than ${CUSTOM_BACKGROUND_LIMITS.maxBytes / (1024 * 1024)} MB`,
-  tooMany: `You can keep at most ${CUSTOM_BACKGROUND_LIMITS.perUser} custom backgrounds. Delete one first.`,
-  onlyYours: 'You can only change your own background',
-  virtualNeedsId: 'Choose a background for a virtual background',
-  customNeedsUrl: 'Choose one of your uploads for a custom background',
-} as const;
 
 /**
  * PUT /api/backgrounds/preferences (spec §7: userId, backgroundType, plus blurIntensity or

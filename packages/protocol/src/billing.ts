@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FREE_TIER } from './constants.js';
+export { BILLING_MESSAGES, formatCents } from './texts.js';
 
 /**
  * The free tier in meetings (spec §1, §4, §7, §8, §9): the clock the server keeps for every
@@ -7,20 +7,6 @@ import { FREE_TIER } from './constants.js';
  * pay-as-you-go calls (`/api/payment/setup-intent`, `/api/payment/save-method`,
  * `/api/billing/start`).
  */
-
-/** The texts of spec §8 (billing and card set-up), word for word. */
-export const BILLING_MESSAGES = {
-  expiredTitle: 'Free Time Expired',
-  /** The spec's text names 30 seconds: the grace of spec §9 (tests may run a shorter one). */
-  expiredBody: (graceSeconds: number = FREE_TIER.graceSeconds) =>
-    `Add a payment method in ${graceSeconds} seconds or the call will end.`,
-  endedTitle: 'Call Ended',
-  endedBody: 'Free time expired without payment method.',
-  setupFailedProvider: 'Payment Setup Failed',
-  setupFailed: 'Setup Failed',
-  setupFailedDefault: 'Failed to set up payment method',
-  cardElementMissing: 'Card element not found',
-} as const;
 
 /**
  * The participant's clock as the server reports it. `unlimited`: Pro, or a Pro host covers the
@@ -110,6 +96,3 @@ export type BillingUsage = z.infer<typeof billingUsageSchema>;
 /** PUT /api/meetings/{id}/free-time-cover (the meeting's Pro host): cover everyone's time. */
 export const freeTimeCoverBodySchema = z.object({ coverEveryone: z.boolean() });
 export const freeTimeCoverSchema = z.object({ coverEveryone: z.boolean() });
-
-/** Dollars for a number of cents, as shown ("$0.30"). */
-export const formatCents = (cents: number): string => `$${(cents / 100).toFixed(2)}`;

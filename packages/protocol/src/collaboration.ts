@@ -1,4 +1,6 @@
 import { z } from 'zod';
+export { COLLABORATION_BOUNDS } from './constants.js';
+import { COLLABORATION_BOUNDS } from './constants.js';
 
 /**
  * The meeting's collaboration document (issue 14): one Yjs document per meeting holding the
@@ -17,25 +19,6 @@ import { z } from 'zod';
 export const COLLABORATION_DOC = {
   whiteboard: 'whiteboard',
   notes: 'notes',
-} as const;
-
-export const COLLABORATION_BOUNDS = {
-  /** Largest Yjs update (decoded bytes) in one message: a 64 KiB frame holds it as base64. */
-  maxUpdateBytes: 44 * 1024,
-  /** Largest awareness update (cursor, name, selection). */
-  maxAwarenessBytes: 8 * 1024,
-  /** Largest state vector a client may send. */
-  maxStateVectorBytes: 16 * 1024,
-  /** The meeting's document, as persisted (a compacted Y.encodeStateAsUpdate snapshot). */
-  maxDocumentBytes: 2 * 1024 * 1024,
-  /** Per participant: document and awareness messages a second, with a burst. */
-  messagesPerSecond: 30,
-  messageBurst: 60,
-  /** Per participant: update bytes a second, with a burst. */
-  bytesPerSecond: 256 * 1024,
-  byteBurst: 1024 * 1024,
-  /** Size of each part of a `collaboration_sync` answer (decoded bytes). */
-  syncPartBytes: 192 * 1024,
 } as const;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;

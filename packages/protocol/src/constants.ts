@@ -233,3 +233,140 @@ export const SFU_VIEW = {
   /** The server forwards at most one key frame request a participant pair this often. */
   keyframeEveryMs: 2000,
 } as const;
+
+export const WS_LIMITS = {
+  /** Largest text frame the server accepts (bytes); larger frames close the socket with 1009. */
+  maxMessageBytes: 64 * 1024,
+  /** The first message must arrive within this time or the socket is closed with 4008. */
+  joinTimeoutMs: 10_000,
+  /** A participant whose socket dropped is kept (and can resume) for this long. */
+  resumeGraceMs: 45_000,
+  /** Chat text limit (characters). */
+  maxChatLength: 4000,
+  /** Duplicate chat messages from one sender within this window are kept once. */
+  chatDuplicateWindowMs: 1000,
+  /** Messages a socket may send per second before being refused (burst allowance). */
+  messagesPerSecond: 50,
+  /**
+   * Added: the server's send buffer of one socket (bytes written but not yet taken by the client).
+   * Over the soft cap, droppable messages (`collaboration_update`) are not sent to that socket.
+   */
+  sendBufferSoftBytes: 1024 * 1024,
+  /** Added: over this the socket is closed at once with 4013 (slowConsumer). */
+  sendBufferHardBytes: 4 * 1024 * 1024,
+  /** Added: a socket that stays over the soft cap this long is closed with 4013. */
+  slowConsumerGraceMs: 10_000,
+} as const;
+
+/** Close codes the server uses (4000–4999 are application codes). */
+export const WS_CLOSE = {
+  normal: 1000,
+  goingAway: 1001,
+  tooBig: 1009,
+  badRequest: 4000,
+  unauthorized: 4001,
+  forbidden: 4003,
+  meetingNotFound: 4004,
+  meetingEnded: 4005,
+  removedByHost: 4006,
+  joinTimeout: 4008,
+  replaced: 4009,
+  sessionEnded: 4010,
+  deniedEntry: 4011,
+  rateLimited: 4029,
+  /** Added: the client did not read what the server sent (send buffer over its caps); resume. */
+  slowConsumer: 4013,
+  /** Added: the free time and its grace ran out and no card was saved (spec §4); not resumable. */
+  freeTimeExpired: 4020,
+} as const;
+
+/** The development test room of /webrtc-test: ephemeral, signaling only, not in production. */
+export const TEST_ROOM_ID = 'test-room';
+
+/** Shared files in the room (POST /api/meetings/{id}/files, multipart field `file`). */
+export const ROOM_FILE_LIMITS = {
+  /** Largest file accepted; larger uploads are refused with 413. */
+  maxBytes: 25 * 1024 * 1024,
+} as const;
+
+/** Audio the room streams over the meeting socket: 16 kHz mono s16le PCM in binary frames. */
+export const AUDIO_STREAM = {
+  sampleRate: 16_000,
+  /** A binary frame carries at most this many bytes (0.5 s of audio). */
+  maxFrameBytes: 16_000,
+  /** Bytes a socket may stream per second before frames are dropped (2× real time). */
+  maxBytesPerSecond: 64_000,
+} as const;
+
+export const COLLABORATION_BOUNDS = {
+  /** Largest Yjs update (decoded bytes) in one message: a 64 KiB frame holds it as base64. */
+  maxUpdateBytes: 44 * 1024,
+  /** Largest awareness update (cursor, name, selection). */
+  maxAwarenessBytes: 8 * 1024,
+  /** Largest state vector a client may send. */
+  maxStateVectorBytes: 16 * 1024,
+  /** The meeting's document, as persisted (a compacted Y.encodeStateAsUpdate snapshot). */
+  maxDocumentBytes: 2 * 1024 * 1024,
+  /** Per participant: document and awareness messages a second, with a burst. */
+  messagesPerSecond: 30,
+  messageBurst: 60,
+  /** Per participant: update bytes a second, with a burst. */
+  bytesPerSecond: 256 * 1024,
+  byteBurst: 1024 * 1024,
+  /** Size of each part of a `collaboration_sync` answer (decoded bytes). */
+  syncPartBytes: 192 * 1024,
+} as const;
+
+/** Custom background uploads (spec §5). */
+export const CUSTOM_BACKGROUND_LIMITS = {
+  /** The upload as it arrives (spec: ≤ 5 MB). */
+  maxBytes: 5 * 1024 * 1024,
+  /** How many uploads one user keeps. */
+  perUser: 6,
+  /** The stored image fits in this box (re-encoded as JPEG, never served as uploaded). */
+  maxWidth: 1920,
+  maxHeight: 1080,
+  /** Accepted input types, detected from the bytes. */
+  types: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as readonly string[],
+} as const;
+
+/**
+ * Every message type the server sends on the meeting socket (ws.ts checks, at compile time, that
+ * this is exactly its schema's union). The web app routes by it without evaluating the schemas:
+ * building zod's schemas costs the joining page 150-250 ms of main thread on a busy 2-core machine.
+ */
+export const SERVER_MESSAGE_TYPES = [
+  'joined',
+  'waiting',
+  'admitted',
+  'denied',
+  'waiting_room',
+  'removed_list',
+  'existing_connections',
+  'participant_joined',
+  'participant_updated',
+  'participant_left',
+  'offer',
+  'answer',
+  'ice-candidate',
+  'chat_message',
+  'mute_all',
+  'mute_participant',
+  'removed',
+  'collaboration_update',
+  'new_transcript',
+  'caption_status',
+  'transcription_state',
+  'free_time',
+  'free_time_ended',
+  'collaboration_sync',
+  'file_shared',
+  'media_mode',
+  'sfu_answer',
+  'sfu_offer',
+  'active_speaker',
+  'recording_state',
+  'pong',
+  'ack',
+  'error',
+] as const;

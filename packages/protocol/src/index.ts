@@ -10,3 +10,4 @@ export * from './billing.js';
 export * from './collaboration.js';
 export * from './report.js';
 export * from './recordings.js';
+export * from './texts.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+export { RECORDING_TEXTS } from './texts.js';
 
 /**
  * Meeting recording (issue 17 item 5).
@@ -12,22 +13,6 @@ import { z } from 'zod';
  * - `GET /api/recordings/{id}/download` (signed in, the meeting's host): the file (404 unknown,
  *   403 another host's meeting, 409 while it is still being processed or failed).
  */
-
-/** Texts the room and My Meetings show about recording. */
-export const RECORDING_TEXTS = {
-  start: 'Record',
-  stop: 'Stop recording',
-  indicator: 'Recording',
-  notAllowed: 'Recording is turned off for this meeting (allow it in the meeting’s settings)',
-  noSfu: 'Recording needs the video server (Janus), which is not running on this server',
-  testRoom: 'The test room cannot be recorded',
-  hostOnly: 'Only the host can start or stop recording',
-  processing: 'Processing…',
-  failed: 'Recording failed',
-  /** Said to everyone when the recording starts. */
-  startedNotice: 'This meeting is being recorded',
-  stoppedNotice: 'Recording stopped',
-} as const;
 
 /** The room's recording, as every participant sees it. */
 export const recordingStateSchema = z.object({

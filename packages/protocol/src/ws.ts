@@ -1,11 +1,13 @@
 import { z } from 'zod';
-import { NAME_LIMITS, SFU_VIEW } from './constants.js';
+import type { SERVER_MESSAGE_TYPES } from './constants.js';
+import { NAME_LIMITS, SFU_VIEW, WS_LIMITS } from './constants.js';
 import { translationLanguageSchema } from './ai.js';
 import { chatMessageSchema, participantSchema, transcriptEntrySchema } from './entities.js';
 import { collaborationSyncSchema } from './collaboration.js';
 import { freeTimeStateSchema } from './billing.js';
 import { sharedFileSchema } from './report.js';
 import { recordingStateSchema } from './recordings.js';
+export { WS_LIMITS, WS_CLOSE, TEST_ROOM_ID, ROOM_FILE_LIMITS } from './constants.js';
 
 /**
  * The realtime protocol on the WebSocket at /ws (spec §7). One discriminated union per direction,
@@ -17,30 +19,6 @@ import { recordingStateSchema } from './recordings.js';
  * `join_meeting` with the `joinToken` that `POST /api/meetings/{id}/join` answered; the same token
  * resumes the same participant after a dropped connection (grace period below).
  */
-
-export const WS_LIMITS = {
-  /** Largest text frame the server accepts (bytes); larger frames close the socket with 1009. */
-  maxMessageBytes: 64 * 1024,
-  /** The first message must arrive within this time or the socket is closed with 4008. */
-  joinTimeoutMs: 10_000,
-  /** A participant whose socket dropped is kept (and can resume) for this long. */
-  resumeGraceMs: 45_000,
-  /** Chat text limit (characters). */
-  maxChatLength: 4000,
-  /** Duplicate chat messages from one sender within this window are kept once. */
-  chatDuplicateWindowMs: 1000,
-  /** Messages a socket may send per second before being refused (burst allowance). */
-  messagesPerSecond: 50,
-  /**
-   * Added: the server's send buffer of one socket (bytes written but not yet taken by the client).
-   * Over the soft cap, droppable messages (`collaboration_update`) are not sent to that socket.
-   */
-  sendBufferSoftBytes: 1024 * 1024,
-  /** Added: over this the socket is closed at once with 4013 (slowConsumer). */
-  sendBufferHardBytes: 4 * 1024 * 1024,
-  /** Added: a socket that stays over the soft cap this long is closed with 4013. */
-  slowConsumerGraceMs: 10_000,
-} as const;
 
 /** Bounds of the free-form `data` of a collaboration_update (whiteboard, notes). */
 export const COLLABORATION_LIMITS = {
@@ -99,31 +77,6 @@ const collaborationData = z.record(z.string(), z.unknown()).superRefine((data, c
     });
   }
 });
-
-/** Close codes the server uses (4000–4999 are application codes). */
-export const WS_CLOSE = {
-  normal: 1000,
-  goingAway: 1001,
-  tooBig: 1009,
-  badRequest: 4000,
-  unauthorized: 4001,
-  forbidden: 4003,
-  meetingNotFound: 4004,
-  meetingEnded: 4005,
-  removedByHost: 4006,
-  joinTimeout: 4008,
-  replaced: 4009,
-  sessionEnded: 4010,
-  deniedEntry: 4011,
-  rateLimited: 4029,
-  /** Added: the client did not read what the server sent (send buffer over its caps); resume. */
-  slowConsumer: 4013,
-  /** Added: the free time and its grace ran out and no card was saved (spec §4); not resumable. */
-  freeTimeExpired: 4020,
-} as const;
-
-/** The development test room of /webrtc-test: ephemeral, signaling only, not in production. */
-export const TEST_ROOM_ID = 'test-room';
 
 export const wsQuerySchema = z.object({
   meetingId: z.string().min(1).max(64),
@@ -453,6 +406,11 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];
+// SERVER_MESSAGE_TYPES (constants.ts, read by the web app) lists exactly these types: adding a
+// message to the schema without listing it (or the reverse) fails to compile here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const serverTypesListed: Same<ServerMessageType, (typeof SERVER_MESSAGE_TYPES)[number]> = true;
+void serverTypesListed;
 export type ServerMessageOf<T extends ServerMessageType> = Extract<ServerMessage, { type: T }>;
 export type ClientMessageOf<T extends ClientMessageType> = Extract<ClientMessage, { type: T }>;
 
@@ -493,12 +451,6 @@ export const joinResponseSchema = z.object({
   mediaMode: z.enum(['p2p', 'sfu']).optional(),
 });
 export type JoinResponse = z.infer<typeof joinResponseSchema>;
-
-/** Shared files in the room (POST /api/meetings/{id}/files, multipart field `file`). */
-export const ROOM_FILE_LIMITS = {
-  /** Largest file accepted; larger uploads are refused with 413. */
-  maxBytes: 25 * 1024 * 1024,
-} as const;
 
 /** The answer of an upload, and `fileData` of a chat message that carries it. */
 export const roomFileSchema = z.object({

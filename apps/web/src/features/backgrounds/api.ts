@@ -6,7 +6,7 @@ import type {
   ParticipantBackground,
   ParticipantBackgroundInput,
 } from '@parley/protocol';
-import { BACKGROUND_MESSAGES } from '@parley/protocol/backgrounds';
+import { BACKGROUND_MESSAGES } from '@parley/protocol/texts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/toast-store';
 import { ApiError, apiRequest } from '@/lib/api';

@@ -1,5 +1,5 @@
 import type { BackgroundItem } from '@parley/protocol';
-import { BACKGROUND_MESSAGES } from '@parley/protocol/backgrounds';
+import { BACKGROUND_MESSAGES } from '@parley/protocol/texts';
 import { describe, expect, it } from 'vitest';
 import { applyMeetingBackground } from './api';
 import {

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES } from '@parley/protocol/billing';
+import { BILLING_MESSAGES } from '@parley/protocol/texts';
 import { FREE_TIER } from '@parley/protocol/constants';
 import { Crown } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES, formatCents } from '@parley/protocol/billing';
+import { BILLING_MESSAGES, formatCents } from '@parley/protocol/texts';
 import { Clock, CreditCard, TimerOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { cn } from '@/lib/cn';

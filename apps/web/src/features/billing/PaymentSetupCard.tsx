@@ -1,4 +1,4 @@
-import { BILLING_MESSAGES } from '@parley/protocol/billing';
+import { BILLING_MESSAGES } from '@parley/protocol/texts';
 import { FREE_TIER } from '@parley/protocol/constants';
 import { CreditCard } from 'lucide-react';
 import { lazy, Suspense, useId, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-import { formatCents } from '@parley/protocol/billing';
+import { formatCents } from '@parley/protocol/texts';
 import { FREE_TIER } from '@parley/protocol/constants';
 import { CreditCard } from 'lucide-react';
 import { useBillingUsage } from './api';

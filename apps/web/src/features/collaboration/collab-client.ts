@@ -1,8 +1,5 @@
-import {
-  COLLABORATION_BOUNDS,
-  collaborationBroadcastSchema,
-  type CollaborationSync,
-} from '@parley/protocol/collaboration';
+import { collaborationBroadcastSchema, type CollaborationSync } from '@parley/protocol/collaboration';
+import { COLLABORATION_BOUNDS } from '@parley/protocol/constants';
 import type { ClientMessage, ServerMessageOf, ServerMessageType } from '@parley/protocol/ws';
 import {
   Awareness,

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { cn } from '@/lib/cn';
-import { TEST_ROOM_ID } from '@parley/protocol/ws';
+import { TEST_ROOM_ID } from '@parley/protocol/constants';
 import { INITIAL_WEBRTC_TEST, WebRtcTest, type WebRtcTestSnapshot } from './webrtc-test';
 
 function VideoBox({

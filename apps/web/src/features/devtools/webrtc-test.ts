@@ -1,5 +1,5 @@
 import { DEMO_CAMERA } from '@parley/protocol/constants';
-import { TEST_ROOM_ID } from '@parley/protocol/ws';
+import { TEST_ROOM_ID } from '@parley/protocol/constants';
 import { ApiError } from '@/lib/api';
 import { Store } from '@/lib/store';
 import { joinMeeting, meetingSessionId } from '@/features/room/api';

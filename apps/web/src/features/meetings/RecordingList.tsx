@@ -1,5 +1,5 @@
 import type { Recording } from '@parley/protocol';
-import { RECORDING_TEXTS } from '@parley/protocol/recordings';
+import { RECORDING_TEXTS } from '@parley/protocol/texts';
 import { AlertTriangle, Download, Loader2, Video } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { formatBytes, formatDuration } from './recording-format';

@@ -4,7 +4,7 @@ import { toast } from '@/components/ui/toast-store';
 import { useUser } from '@/features/auth/api';
 import { useSubscriptionStatus } from '@/features/subscription/api';
 import { useStore } from '@/lib/use-store';
-import { BILLING_MESSAGES } from '@parley/protocol/billing';
+import { BILLING_MESSAGES } from '@parley/protocol/texts';
 import { joinMeeting, registerParticipant } from './api';
 import { PreJoinDialog } from './components/PreJoinDialog';
 import { RoomView } from './components/RoomView';

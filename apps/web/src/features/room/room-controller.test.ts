@@ -1,4 +1,5 @@
-import { WS_CLOSE, type JoinRequest, type JoinResponse } from '@parley/protocol/ws';
+import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
+import { WS_CLOSE } from '@parley/protocol/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { RoomController, type RoomState } from './room-controller';

@@ -1,10 +1,5 @@
-import { JOINED_TOAST_MS, MEETING_ID_PATTERN } from '@parley/protocol/constants';
-import {
-  TEST_ROOM_ID,
-  type JoinRequest,
-  type JoinResponse,
-  type ParticipantRegistration,
-} from '@parley/protocol/ws';
+import { JOINED_TOAST_MS, MEETING_ID_PATTERN, TEST_ROOM_ID } from '@parley/protocol/constants';
+import type { JoinRequest, JoinResponse, ParticipantRegistration } from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
 import { Store } from '@/lib/store';
 import { browserId, classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';

@@ -1,7 +1,8 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage, RecordingState } from '@parley/protocol';
-import { RECORDING_TEXTS } from '@parley/protocol/recordings';
-import { TEST_ROOM_ID, type RoomParticipant, type ServerMessageOf } from '@parley/protocol/ws';
+import { RECORDING_TEXTS } from '@parley/protocol/texts';
+import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
+import { TEST_ROOM_ID } from '@parley/protocol/constants';
 import { Store } from '@/lib/store';
 import { Captions } from './ai/captions';
 import { SpeakingMeter } from '@/features/report/speaking';

@@ -1,10 +1,5 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
-import {
-  formatCardNumber,
-  formatExpiry,
-  validateCardInput,
-  type CardError,
-} from '@parley/protocol/subscription';
+import { formatCardNumber, formatExpiry, validateCardInput, type CardError } from '@parley/protocol/card';
 import { FlaskConical, Lock, ShieldQuestion } from 'lucide-react';
 import { Dialog } from 'radix-ui';
 import { useId, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-import { AUDIO_STREAM } from '@parley/protocol/ai';
+import { AUDIO_STREAM } from '@parley/protocol/constants';
 import workletUrl from './pcm-worklet.ts?worker&url';
 
 /**

@@ -1,5 +1,5 @@
 import type { ChatMessage } from '@parley/protocol';
-import { ROOM_FILE_LIMITS, WS_LIMITS } from '@parley/protocol/ws';
+import { ROOM_FILE_LIMITS, WS_LIMITS } from '@parley/protocol/constants';
 import { Download, FileText, MessageSquare, Paperclip, Send } from 'lucide-react';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { toast } from '@/components/ui/toast-store';

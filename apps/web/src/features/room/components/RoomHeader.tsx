@@ -5,7 +5,7 @@ import { Input } from '@/components/ui/input';
 import { useCopyMeetingLink } from '@/features/meetings/copy-link';
 import { useRoomDialog } from '../controls/panel-controls';
 import { useRecordingIndicator } from '../controls/recording-controls';
-import { RECORDING_TEXTS } from '@parley/protocol/recordings';
+import { RECORDING_TEXTS } from '@parley/protocol/texts';
 import { useElapsed } from '../hooks';
 import { useRoomContext, useRoomPhase, useRoomState } from '../room-context';
 

@@ -1,4 +1,4 @@
-import { RECORDING_TEXTS } from '@parley/protocol/recordings';
+import { RECORDING_TEXTS } from '@parley/protocol/texts';
 import { useCallback, useState } from 'react';
 import { toast } from '@/components/ui/toast-store';
 import { useIsHost, useRoomContext, useRoomState } from '../room-context';

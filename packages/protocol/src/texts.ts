@@ -1,0 +1,53 @@
+/**
+ * User-facing texts and their formatting that both sides show, kept apart from the schemas (no
+ * zod here): the room's page loads them without evaluating any schema module.
+ */
+import { CUSTOM_BACKGROUND_LIMITS, FREE_TIER } from './constants.js';
+
+/** Texts the room and My Meetings show about recording. */
+export const RECORDING_TEXTS = {
+  start: 'Record',
+  stop: 'Stop recording',
+  indicator: 'Recording',
+  notAllowed: 'Recording is turned off for this meeting (allow it in the meeting’s settings)',
+  noSfu: 'Recording needs the video server (Janus), which is not running on this server',
+  testRoom: 'The test room cannot be recorded',
+  hostOnly: 'Only the host can start or stop recording',
+  processing: 'Processing…',
+  failed: 'Recording failed',
+  /** Said to everyone when the recording starts. */
+  startedNotice: 'This meeting is being recorded',
+  stoppedNotice: 'Recording stopped',
+} as const;
+
+/** The texts of spec §8 (billing and card set-up), word for word. */
+export const BILLING_MESSAGES = {
+  expiredTitle: 'Free Time Expired',
+  /** The spec's text names 30 seconds: the grace of spec §9 (tests may run a shorter one). */
+  expiredBody: (graceSeconds: number = FREE_TIER.graceSeconds) =>
+    `Add a payment method in ${graceSeconds} seconds or the call will end.`,
+  endedTitle: 'Call Ended',
+  endedBody: 'Free time expired without payment method.',
+  setupFailedProvider: 'Payment Setup Failed',
+  setupFailed: 'Setup Failed',
+  setupFailedDefault: 'Failed to set up payment method',
+  cardElementMissing: 'Card element not found',
+} as const;
+
+/** Dollars for a number of cents, as shown ("$0.30"). */
+export const formatCents = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
+
+/** Texts the server answers with and the client shows (spec §5, §8). */
+export const BACKGROUND_MESSAGES = {
+  idsRequired: 'Meeting ID and participant ID required',
+  unknownBackground: 'Unknown background',
+  premium: 'This background is part of Pro. Upgrade to use premium backgrounds.',
+  customNeedsPro: 'Custom backgrounds are part of Pro.',
+  unknownCustom: 'Custom background not found',
+  notAnImage: 'The file is not an image. Upload a JPEG, PNG, WebP or GIF picture.',
+  tooLarge: `The image is larger than ${CUSTOM_BACKGROUND_LIMITS.maxBytes / (1024 * 1024)} MB`,
+  tooMany: `You can keep at most ${CUSTOM_BACKGROUND_LIMITS.perUser} custom backgrounds. Delete one first.`,
+  onlyYours: 'You can only change your own background',
+  virtualNeedsId: 'Choose a background for a virtual background',
+  customNeedsUrl: 'Choose one of your uploads for a custom background',
+} as const;
