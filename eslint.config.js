@@ -42,6 +42,9 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
+      // `import { type A }` keeps a bare import of the module (verbatimModuleSyntax): a page would
+      // evaluate it (and its schemas) for a type.
+      '@typescript-eslint/no-import-type-side-effects': 'error',
       'no-console': 'off',
     },
   },
@@ -60,6 +63,27 @@ export default tseslint.config(
             {
               name: '@parley/protocol',
               message: "Import values from '@parley/protocol/constants' or '@parley/protocol/schemas'.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The meeting room's page (and what it shows: the payment form, backgrounds) evaluates no zod
+    // schema on its way to the first frame: values come from the schema-free modules.
+    files: ['apps/web/src/features/{room,billing,subscription,backgrounds}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^@parley/protocol(?!/(constants|texts|card)$)',
+              message:
+                "The room's page builds no schema: import values from '@parley/protocol/constants', '/texts' or '/card' (types from anywhere).",
               allowTypeImports: true,
             },
           ],

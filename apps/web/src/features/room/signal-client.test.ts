@@ -1,4 +1,5 @@
-import { WS_CLOSE, type ServerMessage } from '@parley/protocol/ws';
+import type { ServerMessage } from '@parley/protocol/ws';
+import { WS_CLOSE } from '@parley/protocol/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignalClient, signalUrl } from './signal-client';
 import { FakeSocket } from './testing/fakes';
@@ -79,8 +80,35 @@ describe('SignalClient', () => {
     last().receive(joined());
     last().receive('not json');
     last().receive(JSON.stringify({ type: 'nonsense' }));
-    last().receive(JSON.stringify({ type: 'chat_message', content: 1 }));
+    last().receive(JSON.stringify(['chat_message']));
+    last().receive(JSON.stringify(null));
     expect(seen).toEqual([]);
+    expect(client.state).toBe('joined');
+  });
+
+  it('keeps dispatching when a handler throws on a shape it did not expect', () => {
+    const seen: string[] = [];
+    const log = vi.fn();
+    client.leave();
+    client = new SignalClient({
+      url: 'ws://x/ws?meetingId=1',
+      joinToken: 'token-0123456789abcdef',
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+      random: () => 0.5,
+      log,
+    });
+    client.on('chat_message', (m) => seen.push(m.content.toUpperCase()));
+    client.on('chat_message', () => seen.push('second handler'));
+    client.connect();
+    last().open();
+    last().receive(joined());
+    last().receive(JSON.stringify({ type: 'chat_message', content: 1 }));
+    expect(seen).toEqual(['second handler']);
+    expect(log.mock.calls.some(([m]) => m === 'signal: a chat_message handler failed')).toBe(true);
     expect(client.state).toBe('joined');
   });
 
