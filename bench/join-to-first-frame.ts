@@ -40,21 +40,24 @@
  * <tag>` then `BENCH_BUILD=bench/dist/<tag>`. As root it re-runs itself in a private network
  * namespace so media stays on loopback (TESTING-MEDIA.md), like scripts/run-e2e.sh.
  * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4` (the light ones: `sfu3light,sfu4light`,
- * recorded as `BENCH_RESULT=join-to-first-frame.sfu-light`), `BENCH_DUMP=1` (every step of every join)
+ * recorded as `BENCH_RESULT=join-to-first-frame.sfu-light`), `BENCH_DUMP=1` (every step of every join,
+ * main-thread long tasks included), `BENCH_PROFILE=<dir>` (a CPU profile of each measured page)
  * and `BENCH_NO_RECORD=1` help while investigating; `BENCH_RESULT=<name>` records a partial run
  * (e.g. `second,collab`) under bench/results/<name>.json instead of the full run's file.
  */
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { Collaborate } from '../e2e/pages/Collaborate.js';
 import { createMeeting, signInAsProHost } from '../e2e/pages/RoomHost.js';
 import { RoomPage } from '../e2e/pages/RoomPage.js';
 import { cameraContext, launchBrowser, newContext } from '../e2e/support/browser.js';
 import { cpuSeconds } from '../e2e/support/proc.js';
 import { LightCrowd, type CrowdReport } from './support/light-crowd.js';
-import { probeScript, readProbe, type ProbeReport } from './support/page-probe.js';
+import { probeScript, readProbe, type ProbeMarks, type ProbeReport } from './support/page-probe.js';
 import { JANUS_IFACE, reexecInNetns } from './support/netns.js';
 import { recordResult, repoRoot } from './support/results.js';
 import { startBenchServer } from './support/server.js';
@@ -153,7 +156,20 @@ function steps(report: ProbeReport, t0: number): Record<string, number | null> {
     lastConnected: rel(maxOf(m, /^pc:\d+:connected$/)),
     firstFrame: rel(first('frame:')),
     lastFrame: rel(last('frame:')),
+    // Main-thread tasks over 50 ms that started before the last frame: time the page could not
+    // handle a socket message or a connection's callback.
+    longTasksMs: longTasksBefore(m, last('frame:')),
   };
+}
+
+function longTasksBefore(m: ProbeMarks, end: number | null): number | null {
+  if (end == null) return null;
+  let total = 0;
+  for (const [k, t] of Object.entries(m)) {
+    const ms = /^long:(\d+)ms#/.exec(k)?.[1];
+    if (ms && t < end) total += Number(ms);
+  }
+  return total;
 }
 
 /** Every mark and resource of one join as ms from opening the link (`BENCH_DUMP=1`). */
@@ -212,10 +228,31 @@ async function openLink(
   const ctx = small ? await cameraContext(browser, baseUrl) : await newContext(browser, baseUrl);
   await ctx.addInitScript({ content: probeScript(typeName ? name : null) });
   const page = await ctx.newPage();
+  if (process.env.BENCH_PROFILE) await startProfile(page);
   const t0 = wallNow();
   const query = typeName ? '' : `?name=${encodeURIComponent(name)}`;
   await page.goto(`/meeting/${meetingId}${query}`, { waitUntil: 'commit' });
   return { ctx, page, t0 };
+}
+
+const profiles = new WeakMap<Page, CDPSession>();
+
+/** Starts a CPU profile of the page's main thread (`BENCH_PROFILE=<dir>`), before it navigates. */
+async function startProfile(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  profiles.set(page, cdp);
+}
+
+/** Writes the page's CPU profile (open it in Chromium's DevTools, Performance panel). */
+async function saveProfile(page: Page, name: string): Promise<void> {
+  const cdp = profiles.get(page);
+  if (!cdp) return;
+  const { profile } = await cdp.send('Profiler.stop');
+  fs.mkdirSync(process.env.BENCH_PROFILE!, { recursive: true });
+  fs.writeFileSync(path.join(process.env.BENCH_PROFILE!, `${name}.cpuprofile`), JSON.stringify(profile));
 }
 
 /** Waits until `n` remote tiles have shown a decoded frame; returns the probe's report. */
@@ -452,6 +489,7 @@ try {
         : undefined;
       const s = steps(report, guest.t0);
       if (process.env.BENCH_DUMP) dump(report, guest.t0);
+      await saveProfile(guest.page, `${scenario}-${i + 1}`);
       const lastFrame = s.lastFrame!;
       const click = s.click ?? null;
       const fromClick = click === null ? null : lastFrame - click;

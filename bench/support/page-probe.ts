@@ -10,7 +10,9 @@
  * - `ui:name-typed` (the probe typed the name into an empty name field), `ui:join-button` (the
  *   pre-join dialog's Join Meeting button is on screen), `ui:click` (the probe clicked it at once,
  *   as the quickest person would), `ui:room` (the room view is shown);
- * - `frame:<participantId>` when that remote tile's video first has a decoded frame.
+ * - `frame:<participantId>` when that remote tile's video first has a decoded frame;
+ * - `long:<duration>ms#N` at the start of the N-th main-thread task over 50 ms (Long Tasks API):
+ *   while one runs, no socket message, peer-connection callback or frame is handled.
  * The page's navigation and resource timings are read afterwards (`readProbe`).
  */
 export interface ProbeMarks {
@@ -50,6 +52,16 @@ function installProbe(typeName: string | null): void {
   const mark = (k: string) => {
     if (!(k in marks)) marks[k] = now();
   };
+
+  let longTasks = 0;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        marks[`long:${Math.round(e.duration)}ms#${++longTasks}`] = performance.timeOrigin + e.startTime;
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No Long Tasks API: no long-task marks.
+  }
 
   const md = navigator.mediaDevices;
   if (md?.getUserMedia) {
