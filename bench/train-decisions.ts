@@ -2,7 +2,7 @@
  * Trains the decision classifier shipped with the embedded summariser and writes
  * apps/server/src/providers/summaries/learned/decision-model.json (`npm run train:decisions`).
  *
- * Trained on every set of bench/support/summary-sets.ts (never blind-9, the sealed test, which is
+ * Trained on every set of bench/support/summary-sets.ts (never the sealed test of the day, which is
  * not listed there), in both forms (as written, and lower-cased without punctuation), by the same
  * procedure that bench/summaries-cv.ts cross-validates: L2 strength, threshold and gap chosen by
  * leave-one-set-out inside the sets trained on, maximising the criterion given.
