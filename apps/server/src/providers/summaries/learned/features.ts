@@ -16,7 +16,12 @@ import {
   PAST,
   PROCEDURAL,
   PUT_OFF,
+  NO_UNLESS,
   recalled,
+  RULE_FROM,
+  SETTLED_CLOSER,
+  STATE_CHANGE,
+  VOTE_RESULT,
   REVERSAL,
   WE_ARE_DOING,
   WE_ARE_NOT,
@@ -128,6 +133,11 @@ function phraseFeatures(s: Sentence, out: Set<string>): void {
   test('agreed-plan', AGREED_PLAN.test(lower));
   test('we-are-doing', WE_ARE_DOING.test(lower));
   test('we-are-not', WE_ARE_NOT.test(bare));
+  test('settled-closer', SETTLED_CLOSER.test(lower));
+  test('rule-from', RULE_FROM.test(lower));
+  test('no-unless', NO_UNLESS.test(lower));
+  test('vote-result', VOTE_RESULT.test(lower));
+  test('state-change', STATE_CHANGE.test(lower));
 }
 
 const bucket = (n: number, edges: number[]) => edges.filter((e) => n >= e).length;

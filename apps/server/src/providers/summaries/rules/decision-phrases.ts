@@ -176,3 +176,48 @@ export const CONFIRMS =
 export const FILLER = /^(?:that's it|that's that|done|there|there we go|good|right|okay|ok)[.!]*$/;
 /** "Agreed, nobody touches the swamp…": agreement that restates the plan as a statement. */
 export const AGREED_PLAN = /^(?:(?:okay|ok|yes|yeah|right|fine)[,.!]?\s+)?agreed[,.;:!]\s+(.+)$/;
+
+/*
+ * Features for the decision classifier (learned/features.ts, `p:` group), added in tune13 for
+ * decisions said without a decision word. They are not rules: each fires on other things too, and
+ * the classifier weighs them against the turns around.
+ */
+const OPENERS = String.raw`(?:(?:and|so|then|okay|ok|alright|all right|right|yes|yeah|good|great|fine|agreed|lovely|sure|well|done)[,.!]?\s+)*`;
+/**
+ * A discussion closed without naming it again: "Fine, that's what we'll do.", "Okay, done.",
+ * "Done, then.", "Sorted.".
+ */
+export const SETTLED_CLOSER = new RegExp(
+  String.raw`\b(?:that's|that is) what we(?:'ll| will|'re| are)? (?:do|doing|going to do|go with)\b|^` +
+    OPENERS +
+    String.raw`(?:done|deal|sorted|settled)(?:,? then)?[.!]?$`,
+);
+/** A new standing rule from a time on: "From tonight, every handover includes a count." */
+export const RULE_FROM =
+  /^(?:(?:and|so|then|okay|ok|right|good idea)[,.!]?\s+)*(?:from|starting|as of) (?:tonight|today|tomorrow|now on|now|this (?:week|month|term|season|shift)|next (?:week|month|term|season|shift|monday|tuesday|wednesday|thursday|friday)|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b,?\s+(?:on,?\s+)?(?:every|each|all|any|no|nobody|we|the|everyone|everybody|it|they)\b/;
+/**
+ * A bare ruling with its condition: "No raw meat in the walk-in until it's fixed.", "No overtime
+ * this week unless I sign off.", "Nobody clocks in early without asking." (Not "no idea until…").
+ */
+export const NO_UNLESS = new RegExp(
+  '^' +
+    OPENERS +
+    String.raw`(?:no|nobody|no one|nothing)\b(?! (?:idea|problem|worries|rush|need|one knows|doubt|clue)\b).{2,60}?\b(?:until|till|unless|without|except|before|from now)\b`,
+);
+/**
+ * A vote or an election counted or called: "All in favour of tabling? That's clear.", "Priya is
+ * elected.", "Seven votes to two, the garden wins.", "That's carried."
+ */
+export const VOTE_RESULT =
+  /\b(?:all (?:those )?in favou?r|show of hands|that's (?:clear|carried|unanimous|a majority)|(?:is|are) (?:duly )?(?:elected|re-elected|co-opted|tabled|seconded and carried)|(?:wins|won|carried|passes|passed) (?:it )?(?:by|with) (?:\w+ )?(?:votes?|to)\b|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) votes? to (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|nil|none)\b|(?:a )?(?:clear )?majority (?:for|in favou?r))\b/;
+/**
+ * A plan said as a fact about a thing, present tense, by whoever settles it: "The utility stays
+ * downstairs.", "It goes into this sprint.", "Bay C is closed to admissions until…", "Trams
+ * becomes a two-parter." Not about a person ("I/we/you/he/she/they …").
+ */
+export const STATE_CHANGE = new RegExp(
+  '^' +
+    OPENERS +
+    String.raw`(?!(?:i|we|you|he|she|they|i'm|we're|you're|there|this meeting|what|who|how|why|when|where|which|if|do|does|did|is|are|can|could|should|would)\b)` +
+    String.raw`(?:[\w'-]+ ){0,4}?(?:stays|stay|goes|go|becomes|become|gets|moves|move|closes|close|opens|restarts|restart|starts|includes|include|runs|switches|switch|comes out|(?:is|are) (?:closed|open|off|out|in|on hold|tabled|cancell?ed|postponed|moved|dropped|scrapped|capped|limited|fixed|set))\b(?! to (?:be|say|show|look|seem)\b)`,
+);
