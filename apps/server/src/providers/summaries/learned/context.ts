@@ -112,20 +112,17 @@ export function contextFeatures(lines: SourceLine[], byLine: Sentence[][], lower
       if (TENTATIVE_Q.test(p)) f.add('x:after-question');
       if (agree[i] && (PROPOSAL.test(p) || TENTATIVE_Q.test(p))) f.add('x:agrees-to-proposal');
     }
-    // Consensus reached before the turn (tune13): others assented in the last three turns, and
-    // a turn that opens like a conclusion ("Right.", "Then", "So", "Done, then.") answers a
-    // question or proposal by someone else there: the one in charge settling what was discussed.
+    // Consensus reached before the turn (tune13): a turn that opens like a conclusion ("Right.", "Then", "So", "Done, then.") answers a
+    // question, proposal or assent by someone else in the last three turns: the one in charge
+    // settling what was discussed.
     const before = [i - 1, i - 2, i - 3].filter((k) => k >= 0 && lines[k]!.speaker !== line.speaker);
     const agreedBefore = before.filter((k) => agree[k] && !TENTATIVE_Q.test(lowers[k]!)).length;
-    if (agreedBefore > 0) f.add('x:prev-agreed');
-    if (agreedBefore > 1) f.add('x:prev-agreed-twice');
     const asked = before.some((k) => PROPOSAL.test(lowers[k]!) || TENTATIVE_Q.test(lowers[k]!));
     const settles = !TENTATIVE_Q.test(lower) && !HEDGE.test(lower) && words[i]! >= 3;
     if (settles && CONCLUDING.test(lower) && (asked || agreedBefore > 0)) {
       f.add('x:concludes');
       if (line.speaker === chair) f.add('x:chair-concludes');
     }
-    if (settles && agreedBefore > 0 && !agree[i] && words[i]! > 4) f.add('x:states-after-agreed');
     if (agree[i] && words[i]! <= 3) f.add('x:bare-agreement');
     if (words[i]! > 6 && !HEDGE.test(lower) && !TENTATIVE_Q.test(lower) && agreed > 0)
       f.add('x:firm-then-agreed');

@@ -181,6 +181,8 @@ export function lineFeatures(
     f.add(`m:sentences${Math.min(3, byLine[i]!.length)}`);
     f.add(`m:place${bucket(i / Math.max(1, lines.length), [0.2, 0.8])}`);
     if (lowers[i]!.endsWith('?')) f.add('m:ends-question');
+    // A conclusion said as a fact about a thing: "Right, the piano stays in the small hall."
+    if (f.has('x:concludes') && f.has('p:state-change')) f.add('x:concludes-state');
     const assent = ASSENT_START.test(lowers[i]!);
     if (assent) f.add('m:assent');
     const prev = lines[i - 1];

@@ -135,15 +135,14 @@ Kat: I think so, maybe the pressure.`,
       '2026-03-11',
     );
     const g = lineFeatures(briefing, readSentences(briefing));
-    expect(g[3]).toContain('x:prev-agreed-twice');
     expect(g[3]).toContain('x:concludes');
     expect(g[3]).toContain('x:chair-concludes');
-    expect(g[3]).toContain('x:states-after-agreed');
     expect(g[3]).toContain('p:state-change');
+    expect(g[3]).toContain('x:concludes-state');
     // A question, and a hedged view, conclude nothing.
     expect(g[4]).not.toContain('x:concludes');
     expect(g[5]).not.toContain('x:concludes');
-    expect(g[0]).not.toContain('x:prev-agreed');
+    expect(g[0]).not.toContain('x:concludes');
   });
 });
 
