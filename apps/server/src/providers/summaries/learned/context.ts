@@ -27,9 +27,6 @@ const SUMMING =
 const CONDITION =
   /\b(?:until|till|once|unless|provided|as long as|subject to|on condition|at the next|next meeting|in (?:the )?(?:spring|summer|autumn|fall|winter))\b/;
 const TENTATIVE_Q = /\?$/;
-/** How a turn that settles something opens: "Right.", "Then", "So", "Done, then.", "Good idea." */
-const CONCLUDING =
-  /^(?:right|then|so|okay|ok|alright|all right|done|fine|lovely|good idea|agreed|sure|great|perfect|in that case)\b/;
 
 const MODAL_WE = new Set(["we'll", 'we', "let's", 'lets', 'us']);
 
@@ -111,17 +108,6 @@ export function contextFeatures(lines: SourceLine[], byLine: Sentence[][], lower
       if (PROPOSAL.test(p)) f.add('x:after-proposal');
       if (TENTATIVE_Q.test(p)) f.add('x:after-question');
       if (agree[i] && (PROPOSAL.test(p) || TENTATIVE_Q.test(p))) f.add('x:agrees-to-proposal');
-    }
-    // Consensus reached before the turn (tune13): a turn that opens like a conclusion ("Right.", "Then", "So", "Done, then.") answers a
-    // question, proposal or assent by someone else in the last three turns: the one in charge
-    // settling what was discussed.
-    const before = [i - 1, i - 2, i - 3].filter((k) => k >= 0 && lines[k]!.speaker !== line.speaker);
-    const agreedBefore = before.filter((k) => agree[k] && !TENTATIVE_Q.test(lowers[k]!)).length;
-    const asked = before.some((k) => PROPOSAL.test(lowers[k]!) || TENTATIVE_Q.test(lowers[k]!));
-    const settles = !TENTATIVE_Q.test(lower) && !HEDGE.test(lower) && words[i]! >= 3;
-    if (settles && CONCLUDING.test(lower) && (asked || agreedBefore > 0)) {
-      f.add('x:concludes');
-      if (line.speaker === chair) f.add('x:chair-concludes');
     }
     if (agree[i] && words[i]! <= 3) f.add('x:bare-agreement');
     if (words[i]! > 6 && !HEDGE.test(lower) && !TENTATIVE_Q.test(lower) && agreed > 0)

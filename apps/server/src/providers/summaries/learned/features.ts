@@ -16,12 +16,7 @@ import {
   PAST,
   PROCEDURAL,
   PUT_OFF,
-  NO_UNLESS,
   recalled,
-  RULE_FROM,
-  SETTLED_CLOSER,
-  STATE_CHANGE,
-  VOTE_RESULT,
   REVERSAL,
   WE_ARE_DOING,
   WE_ARE_NOT,
@@ -133,11 +128,6 @@ function phraseFeatures(s: Sentence, out: Set<string>): void {
   test('agreed-plan', AGREED_PLAN.test(lower));
   test('we-are-doing', WE_ARE_DOING.test(lower));
   test('we-are-not', WE_ARE_NOT.test(bare));
-  test('settled-closer', SETTLED_CLOSER.test(lower));
-  test('rule-from', RULE_FROM.test(lower));
-  test('no-unless', NO_UNLESS.test(lower));
-  test('vote-result', VOTE_RESULT.test(lower));
-  test('state-change', STATE_CHANGE.test(lower));
 }
 
 const bucket = (n: number, edges: number[]) => edges.filter((e) => n >= e).length;
@@ -181,8 +171,6 @@ export function lineFeatures(
     f.add(`m:sentences${Math.min(3, byLine[i]!.length)}`);
     f.add(`m:place${bucket(i / Math.max(1, lines.length), [0.2, 0.8])}`);
     if (lowers[i]!.endsWith('?')) f.add('m:ends-question');
-    // A conclusion said as a fact about a thing: "Right, the piano stays in the small hall."
-    if (f.has('x:concludes') && f.has('p:state-change')) f.add('x:concludes-state');
     const assent = ASSENT_START.test(lowers[i]!);
     if (assent) f.add('m:assent');
     const prev = lines[i - 1];

@@ -123,27 +123,6 @@ Ana: I don't think so, not yet.`,
     expect(f[1]).not.toContain('x:chair');
     expect(f[3]).toContain('l:move');
   });
-
-  it('sees consensus before a turn, and the turn that concludes it (tune13)', () => {
-    const briefing = parseTranscript(
-      `Ivo: Should the bins go out on Tuesdays now the collection changed?
-Jen: Yeah, Tuesdays.
-Kat: Fine with me.
-Ivo: Right, the bins go out on Tuesday nights from now on.
-Jen: Is the boiler still making that noise?
-Kat: I think so, maybe the pressure.`,
-      '2026-03-11',
-    );
-    const g = lineFeatures(briefing, readSentences(briefing));
-    expect(g[3]).toContain('x:concludes');
-    expect(g[3]).toContain('x:chair-concludes');
-    expect(g[3]).toContain('p:state-change');
-    expect(g[3]).toContain('x:concludes-state');
-    // A question, and a hedged view, conclude nothing.
-    expect(g[4]).not.toContain('x:concludes');
-    expect(g[5]).not.toContain('x:concludes');
-    expect(g[0]).not.toContain('x:concludes');
-  });
 });
 
 describe('learned decisions', () => {
