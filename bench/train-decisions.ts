@@ -7,10 +7,11 @@
  * procedure that bench/summaries-cv.ts cross-validates: L2 strength, threshold and gap chosen by
  * leave-one-set-out inside the sets trained on, maximising the criterion given.
  *
- *   npm run train:decisions -- [--variant model-rules] [--criterion balanced|f1]
+ *   npm run train:decisions -- [--variant model-rules] [--criterion f1p75|f1|f07|balanced]
  *
- * The defaults are the configuration the cross-validation chose
- * (bench/results/summaries-blind9-preregistration.md).
+ * The defaults are the configuration the cross-validation chose: model-rules
+ * (bench/results/summaries-blind9-preregistration.md), criterion f1p75 (tune13,
+ * bench/results/summaries-blind13-preregistration.md; f07 before).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ const arg = (name: string, fallback: string) => {
 
 async function main() {
   const wanted = arg('variant', 'model-rules');
-  const criterion = arg('criterion', 'balanced') as Criterion;
+  const criterion = arg('criterion', 'f1p75') as Criterion;
   const variant = VARIANTS.find((v) => v.id === wanted);
   if (!variant) throw new Error(`no variant ${wanted}`);
   const meetings = [...(await loadKeyedMeetings()), ...(await loadKeyedMeetings({ speechToText: true }))];

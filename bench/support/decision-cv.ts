@@ -159,7 +159,7 @@ export const CRITERIA = {
    */
   f1p75: (c: Counts) => {
     const p = c.matched / Math.max(1, c.predicted);
-    return p >= 0.75 ? 1 + f1(c) : p;
+    return p >= 0.75 ? f1(c) : p - 1;
   },
   balanced: (c: Counts) =>
     Math.min(c.matched / Math.max(1, c.predicted), c.matched / Math.max(1, c.expected)) + f1(c) / 1000,
