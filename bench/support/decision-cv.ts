@@ -153,6 +153,14 @@ export const CRITERIA = {
     const r = c.matched / Math.max(1, c.expected);
     return p + r === 0 ? 0 : (1.49 * p * r) / (0.49 * p + r);
   },
+  /**
+   * F1 among the thresholds whose inner precision is at least 75% (the adoption rule asks 70% in
+   * one try, so a margin), the highest precision if none reaches it.
+   */
+  f1p75: (c: Counts) => {
+    const p = c.matched / Math.max(1, c.predicted);
+    return p >= 0.75 ? f1(c) : p - 1;
+  },
   balanced: (c: Counts) =>
     Math.min(c.matched / Math.max(1, c.predicted), c.matched / Math.max(1, c.expected)) + f1(c) / 1000,
 };
