@@ -12,10 +12,11 @@ import { benchRoot } from './results.js';
  * The keyed meetings as a labelled dataset for the decision classifier: one example a transcript
  * line, labelled by whether a key decision names that line.
  *
- * Every set is listed here by name and directory, and only these are ever read: the sealed test of
- * the day (blind-13, written on its own branch) is deliberately absent, so nothing that trains or
- * cross-validates can see it. Blind-9 … -12 are spent (each measured once:
- * results/summaries-blind9…12-preregistration.md) and are folds like the others. A meeting's set is its directory's name below (blind-6,
+ * Every set is listed here by name and directory, and only these are ever read: a sealed test (a
+ * blind set written on its own branch) stays absent until its one measurement, so nothing that
+ * trains or cross-validates can see it. Blind-9 … -13 are spent (each measured once:
+ * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
+ * classifier (tune13) was trained on every set here but blind-13. A meeting's set is its directory's name below (blind-6,
  * -7 and -8's keys say "held-out"; see summaries.ts), except bench/meetings, whose keys say tune
  * or held-out.
  */
@@ -35,6 +36,7 @@ export const SET_DIRS = {
   'blind-10': 'meetings-blind-10',
   'blind-11': 'meetings-blind-11',
   'blind-12': 'meetings-blind-12',
+  'blind-13': 'meetings-blind-13',
 } as const;
 export type CvSet = keyof typeof SET_DIRS;
 /** The folds of leave-one-set-out cross-validation, in time order. */
