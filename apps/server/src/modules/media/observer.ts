@@ -24,6 +24,8 @@ export function observeRoomForMedia(transport: RoomTransport, media: MediaServic
           transport.publish(roomId, to, { type: 'active_speaker', participantId: speaker });
         if (changed)
           transport.publish(roomId, { kind: 'all', except: to.participantId }, { type: 'media_mode', mode });
+        // A page that resumes keeps its SFU session: an offer lost with its old socket comes again.
+        if (message.resumed && mode === 'sfu') media.resumed(roomId, to.participantId);
         return;
       }
       transport.publish(roomId, to, message);

@@ -130,6 +130,15 @@ export function createMediaService(deps: MediaServiceDeps) {
     },
 
     /**
+     * The participant's page resumed on a new socket (its `joined` just went out): a subscriber
+     * offer still waiting for its answer is sent again now rather than after the answer timeout.
+     */
+    resumed(roomId: string, participantId: string): void {
+      if (heldRooms.has(roomId) && provider.resendOffer(roomId, participantId))
+        log.info({ roomId, participantId }, 'subscriber offer sent again after a resume');
+    },
+
+    /**
      * The participant left the room (or the room ended): its SFU connections go; when nobody is
      * left, the SFU room goes and the meeting starts peer-to-peer again next time.
      */

@@ -31,6 +31,7 @@ export const p2pMedia: MediaProvider = {
   publish: () => Promise.reject(new Error('No SFU')),
   subscribe: () => Promise.reject(new Error('No SFU')),
   answer: () => Promise.reject(new Error('No SFU')),
+  resendOffer: () => false,
   trickle: () => Promise.resolve(),
   view: () => Promise.reject(new Error('No SFU')),
   keyframe: () => Promise.resolve(false),

@@ -407,4 +407,31 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
       vi.useRealTimers();
     }
   });
+
+  it('sends an unanswered subscriber offer again at once when the page resumes', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    expect(media.resendOffer('r', 'a')).toBe(false);
+    vi.useFakeTimers();
+    try {
+      lostOffers = 1;
+      const sent = offers.length;
+      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await vi.advanceTimersByTimeAsync(10);
+      const toA = () => offers.slice(sent).filter((o) => o.participantId === 'a');
+      expect(toA()).toHaveLength(1);
+      // Long before the answer timeout, a's page is back on a new socket: the same offer again.
+      expect(media.resendOffer('r', 'a')).toBe(true);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(toA()).toHaveLength(2);
+      expect(toA()[1]!.streams).toEqual(toA()[0]!.streams);
+      expect(subA.receiving('video')).toEqual(['b', 'c']);
+      expect(subA.start).toHaveBeenCalledTimes(2);
+      // Answered: nothing waits any more.
+      expect(media.resendOffer('r', 'a')).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -71,6 +71,8 @@ interface Member {
   /** Subscriber negotiations run one at a time. */
   queue: Promise<void>;
   answerWaiter: { resolve(a: Jsep): void; reject(e: Error): void } | null;
+  /** The subscriber offer the browser has not answered yet (sent again when its page resumes). */
+  pendingOffer: { offer: Jsep; streams: SfuStream[] } | null;
   /** Candidates that came before their handle. */
   early: Record<SfuTarget, (IceCandidateInit | null)[]>;
   /** When this participant last had a publisher asked for a key frame (publisher → ms). */
@@ -229,6 +231,7 @@ export class JanusMedia implements MediaProvider {
         failedSyncs: 0,
         queue: Promise.resolve(),
         answerWaiter: null,
+        pendingOffer: null,
         early: { publisher: [], subscriber: [] },
         keyframeAsked: new Map(),
       };
@@ -575,9 +578,10 @@ export class JanusMedia implements MediaProvider {
       me.answerWaiter = { resolve, reject };
     });
     let jsep: Jsep;
+    me.pendingOffer = { offer, streams: streams.map(toSfuStream) };
     try {
       for (let sent = 1; ; sent++) {
-        this.events.onOffer(room.id, me.id, offer, streams.map(toSfuStream));
+        this.events.onOffer(room.id, me.id, offer, me.pendingOffer.streams);
         this.log.debug({ participantId: me.id, streams: [...active], sent }, 'sfu offer sent');
         try {
           jsep = await timed(answer, 'the browser’s answer', SFU_ANSWER_TIMEOUT_MS);
@@ -592,10 +596,19 @@ export class JanusMedia implements MediaProvider {
       }
     } finally {
       me.answerWaiter = null;
+      me.pendingOffer = null;
     }
     if (me.subscriber !== handle) return;
     await timed(handle.start({ jsep }), 'start');
     this.log.debug({ participantId: me.id }, 'sfu subscriber started');
+  }
+
+  resendOffer(roomId: string, participantId: string): boolean {
+    const me = this.rooms.get(roomId)?.members.get(participantId);
+    if (!me?.pendingOffer) return false;
+    this.log.debug({ participantId }, 'sfu offer sent again on resume');
+    this.events.onOffer(roomId, participantId, me.pendingOffer.offer, me.pendingOffer.streams);
+    return true;
   }
 
   async answer(roomId: string, participantId: string, answer: Jsep): Promise<void> {

@@ -47,6 +47,11 @@ export interface MediaProvider {
    */
   subscribe(roomId: string, participantId: string): Promise<void>;
   answer(roomId: string, participantId: string, answer: Jsep): Promise<void>;
+  /**
+   * The participant's page resumed on a new socket: the subscriber offer it has not answered (it
+   * may have gone out on the socket that died) is sent again at once. Answers whether one was.
+   */
+  resendOffer(roomId: string, participantId: string): boolean;
   trickle(
     roomId: string,
     participantId: string,
