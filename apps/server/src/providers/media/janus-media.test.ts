@@ -386,21 +386,26 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     expect(subA.receiving('audio')).toEqual(['b', 'c']);
   });
 
+  /** c publishes; the offer that brings c to a is lost on its way (a's socket was dying). */
+  async function newcomerWhoseOfferToALost() {
+    lostOffers = 1;
+    const sent = offers.length;
+    await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+    janus.publishers.get('c')!.emit('handle_webrtcup');
+    await vi.advanceTimersByTimeAsync(10);
+    return () => offers.slice(sent).filter((o) => o.participantId === 'a');
+  }
+
   it('sends an unanswered subscriber offer again: it may have gone out on a dying socket', async () => {
     await room(['a', 'b']);
     const subA = subscriberOf('a');
     vi.useFakeTimers();
     try {
-      lostOffers = 1;
-      const sent = offers.length;
-      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get('c')!.emit('handle_webrtcup');
-      await vi.advanceTimersByTimeAsync(10);
-      const toA = () => offers.slice(sent).filter((o) => o.participantId === 'a').length;
-      expect(toA()).toBe(1);
+      const toA = await newcomerWhoseOfferToALost();
+      expect(toA()).toHaveLength(1);
       await vi.advanceTimersByTimeAsync(SFU_ANSWER_TIMEOUT_MS + 10);
       // Sent again, answered this time: the subscription takes the newcomer.
-      expect(toA()).toBe(2);
+      expect(toA()).toHaveLength(2);
       expect(subA.receiving('video')).toEqual(['b', 'c']);
       expect(subA.start).toHaveBeenCalledTimes(2);
     } finally {
@@ -414,12 +419,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     expect(media.resendOffer('r', 'a')).toBe(false);
     vi.useFakeTimers();
     try {
-      lostOffers = 1;
-      const sent = offers.length;
-      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get('c')!.emit('handle_webrtcup');
-      await vi.advanceTimersByTimeAsync(10);
-      const toA = () => offers.slice(sent).filter((o) => o.participantId === 'a');
+      const toA = await newcomerWhoseOfferToALost();
       expect(toA()).toHaveLength(1);
       // Long before the answer timeout, a's page is back on a new socket: the same offer again.
       expect(media.resendOffer('r', 'a')).toBe(true);

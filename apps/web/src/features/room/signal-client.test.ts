@@ -30,11 +30,8 @@ describe('SignalClient', () => {
   let sockets: FakeSocket[];
   let client: SignalClient;
   const last = () => sockets[sockets.length - 1]!;
-
-  beforeEach(() => {
-    vi.useFakeTimers();
-    sockets = [];
-    client = new SignalClient({
+  const makeClient = (log?: (msg: string, extra?: unknown) => void) =>
+    new SignalClient({
       url: 'ws://x/ws?meetingId=1',
       joinToken: 'token-0123456789abcdef',
       createSocket: (url) => {
@@ -43,7 +40,13 @@ describe('SignalClient', () => {
         return s;
       },
       random: () => 0.5,
+      ...(log ? { log } : {}),
     });
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sockets = [];
+    client = makeClient();
   });
   afterEach(() => {
     client.leave();
@@ -90,17 +93,7 @@ describe('SignalClient', () => {
     const seen: string[] = [];
     const log = vi.fn();
     client.leave();
-    client = new SignalClient({
-      url: 'ws://x/ws?meetingId=1',
-      joinToken: 'token-0123456789abcdef',
-      createSocket: (url) => {
-        const s = new FakeSocket(url);
-        sockets.push(s);
-        return s;
-      },
-      random: () => 0.5,
-      log,
-    });
+    client = makeClient(log);
     client.on('chat_message', (m) => seen.push(m.content.toUpperCase()));
     client.on('chat_message', () => seen.push('second handler'));
     client.connect();
