@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-13|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-14|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -80,6 +80,10 @@ const withBlind12 = only === 'blind-12' || process.env.BENCH_SUMMARY_BLIND12 ===
 // was measured once as pre-registered in bench/results/summaries-blind13-preregistration.md and
 // merged after: BENCH_SUMMARY_SET=blind-13 or BENCH_SUMMARY_BLIND13=1.
 const withBlind13 = only === 'blind-13' || process.env.BENCH_SUMMARY_BLIND13 === '1';
+// blind-14 (written unseen on its own branch, blind14, while branch tune14 tuned the classifier)
+// is not in this tree until its one measurement; then BENCH_SUMMARY_SET=blind-14 scores it alone,
+// as pre-registered in bench/results/summaries-blind14-preregistration.md.
+const withBlind14 = only === 'blind-14' || process.env.BENCH_SUMMARY_BLIND14 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -95,6 +99,7 @@ const dirs = [
   ...(withBlind11 ? ['meetings-blind-11'] : []),
   ...(withBlind12 ? ['meetings-blind-12'] : []),
   ...(withBlind13 ? ['meetings-blind-13'] : []),
+  ...(withBlind14 ? ['meetings-blind-14'] : []),
   'meetings-train-1',
 ].map((d) => path.join(benchRoot, d));
 /**
@@ -111,6 +116,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-11': 'blind-11',
   'meetings-blind-12': 'blind-12',
   'meetings-blind-13': 'blind-13',
+  'meetings-blind-14': 'blind-14',
 };
 
 interface Key {
@@ -195,6 +201,11 @@ const APART = {
     record: 'blind13',
     title: 'BLIND SET 13 (bench/meetings-blind-13: written unseen by another engineer)',
     note: 'bench/meetings-blind-13, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind13-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-14': {
+    record: 'blind14',
+    title: 'BLIND SET 14 (bench/meetings-blind-14: written unseen by another engineer)',
+    note: 'bench/meetings-blind-14, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind14-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
