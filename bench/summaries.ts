@@ -18,7 +18,8 @@
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
  * BENCH_SUMMARY_BLIND7=1, BENCH_SUMMARY_BLIND8=1, BENCH_SUMMARY_BLIND9=1). bench/meetings-train-1 (set
- * `train`, training data for the decision classifier) is always scored, apart like the blind sets.
+ * `train`, training data for the decision classifier) and bench/meetings-train-2 (set `train-2`; its
+ * keys say `train`) are always scored, apart like the blind sets.
  * Decisions come from the classifier (learned/), as in the app since blind-12
  * (results/summaries-blind12-preregistration.md); BENCH_SUMMARY_DECISIONS=rules scores the
  * hand-written decision rules alone instead (action items are the same either way).
@@ -101,6 +102,7 @@ const dirs = [
   ...(withBlind13 ? ['meetings-blind-13'] : []),
   ...(withBlind14 ? ['meetings-blind-14'] : []),
   'meetings-train-1',
+  'meetings-train-2',
 ].map((d) => path.join(benchRoot, d));
 /**
  * Sets named by their directory rather than their keys: blind-6's keys say "held-out" (the key
@@ -117,6 +119,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-12': 'blind-12',
   'meetings-blind-13': 'blind-13',
   'meetings-blind-14': 'blind-14',
+  'meetings-train-2': 'train-2',
 };
 
 interface Key {
@@ -211,6 +214,11 @@ const APART = {
     record: 'train',
     title: 'TRAINING SET 1 (bench/meetings-train-1: written as training data for the classifier)',
     note: 'bench/meetings-train-1, written as training data (README there); the decision classifier is trained on it, so its figures say nothing about unseen wording; not part of "all" or the verdict',
+  },
+  'train-2': {
+    record: 'train2',
+    title: 'TRAINING SET 2 (bench/meetings-train-2: written as training data for the classifier)',
+    note: 'bench/meetings-train-2, written as training data (README there); the decision classifier is trained on it, so its figures say nothing about unseen wording; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;

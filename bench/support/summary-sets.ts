@@ -16,9 +16,10 @@ import { benchRoot } from './results.js';
  * blind set written on its own branch) stays absent until its one measurement, so nothing that
  * trains or cross-validates can see it. Blind-9 … -13 are spent (each measured once:
  * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
- * classifier (tune13) was trained on every set here but blind-13. A meeting's set is its directory's name below (blind-6,
- * -7 and -8's keys say "held-out"; see summaries.ts), except bench/meetings, whose keys say tune
- * or held-out.
+ * classifier (tune13) was trained on every set here but blind-13 and train-2 (training data
+ * written for tune14 by a helper who saw neither the summariser nor blind-14). A meeting's set is
+ * its directory's name below (blind-6, -7 and -8's keys say "held-out", train-2's say "train"; see
+ * summaries.ts), except bench/meetings, whose keys say tune or held-out.
  */
 export const SET_DIRS = {
   tune: 'meetings',
@@ -37,6 +38,7 @@ export const SET_DIRS = {
   'blind-11': 'meetings-blind-11',
   'blind-12': 'meetings-blind-12',
   'blind-13': 'meetings-blind-13',
+  'train-2': 'meetings-train-2',
 } as const;
 export type CvSet = keyof typeof SET_DIRS;
 /** The folds of leave-one-set-out cross-validation, in time order. */
