@@ -13,12 +13,13 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-13|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-14|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
  * BENCH_SUMMARY_BLIND7=1, BENCH_SUMMARY_BLIND8=1, BENCH_SUMMARY_BLIND9=1). bench/meetings-train-1 (set
- * `train`, training data for the decision classifier) is always scored, apart like the blind sets.
+ * `train`, training data for the decision classifier) and bench/meetings-train-2 (set `train-2`; its
+ * keys say `train`) are always scored, apart like the blind sets.
  * Decisions come from the classifier (learned/), as in the app since blind-12
  * (results/summaries-blind12-preregistration.md); BENCH_SUMMARY_DECISIONS=rules scores the
  * hand-written decision rules alone instead (action items are the same either way).
@@ -80,6 +81,10 @@ const withBlind12 = only === 'blind-12' || process.env.BENCH_SUMMARY_BLIND12 ===
 // was measured once as pre-registered in bench/results/summaries-blind13-preregistration.md and
 // merged after: BENCH_SUMMARY_SET=blind-13 or BENCH_SUMMARY_BLIND13=1.
 const withBlind13 = only === 'blind-13' || process.env.BENCH_SUMMARY_BLIND13 === '1';
+// blind-14 (written unseen on its own branch, blind14, while branch tune14 tuned the classifier)
+// is not in this tree until its one measurement; then BENCH_SUMMARY_SET=blind-14 scores it alone,
+// as pre-registered in bench/results/summaries-blind14-preregistration.md.
+const withBlind14 = only === 'blind-14' || process.env.BENCH_SUMMARY_BLIND14 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -95,7 +100,9 @@ const dirs = [
   ...(withBlind11 ? ['meetings-blind-11'] : []),
   ...(withBlind12 ? ['meetings-blind-12'] : []),
   ...(withBlind13 ? ['meetings-blind-13'] : []),
+  ...(withBlind14 ? ['meetings-blind-14'] : []),
   'meetings-train-1',
+  'meetings-train-2',
 ].map((d) => path.join(benchRoot, d));
 /**
  * Sets named by their directory rather than their keys: blind-6's keys say "held-out" (the key
@@ -111,6 +118,8 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-11': 'blind-11',
   'meetings-blind-12': 'blind-12',
   'meetings-blind-13': 'blind-13',
+  'meetings-blind-14': 'blind-14',
+  'meetings-train-2': 'train-2',
 };
 
 interface Key {
@@ -196,10 +205,20 @@ const APART = {
     title: 'BLIND SET 13 (bench/meetings-blind-13: written unseen by another engineer)',
     note: 'bench/meetings-blind-13, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind13-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
+  'blind-14': {
+    record: 'blind14',
+    title: 'BLIND SET 14 (bench/meetings-blind-14: written unseen by another engineer)',
+    note: 'bench/meetings-blind-14, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind14-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
   train: {
     record: 'train',
     title: 'TRAINING SET 1 (bench/meetings-train-1: written as training data for the classifier)',
     note: 'bench/meetings-train-1, written as training data (README there); the decision classifier is trained on it, so its figures say nothing about unseen wording; not part of "all" or the verdict',
+  },
+  'train-2': {
+    record: 'train2',
+    title: 'TRAINING SET 2 (bench/meetings-train-2: written as training data for the classifier)',
+    note: 'bench/meetings-train-2, written as training data (README there); the decision classifier is trained on it, so its figures say nothing about unseen wording; not part of "all" or the verdict',
   },
 } as const;
 type ApartSet = keyof typeof APART;

@@ -7,10 +7,11 @@
  * procedure that bench/summaries-cv.ts cross-validates: L2 strength, threshold and gap chosen by
  * leave-one-set-out inside the sets trained on, maximising the criterion given.
  *
- *   npm run train:decisions -- [--variant model-rules] [--criterion f1p75|f1|f07|balanced]
+ *   npm run train:decisions -- [--variant model-rules-k] [--criterion f1p75|f1|f07|balanced]
  *
- * The defaults are the configuration the cross-validation chose: model-rules
- * (bench/results/summaries-blind9-preregistration.md), criterion f1p75 (tune13,
+ * The defaults are the configuration the cross-validation chose: model-rules-k (model-rules,
+ * bench/results/summaries-blind9-preregistration.md, plus tune14's consensus features;
+ * bench/results/summaries-blind14-preregistration.md), criterion f1p75 (tune13,
  * bench/results/summaries-blind13-preregistration.md; f07 before).
  */
 import { writeFileSync } from 'node:fs';
@@ -26,7 +27,7 @@ const arg = (name: string, fallback: string) => {
 };
 
 async function main() {
-  const wanted = arg('variant', 'model-rules');
+  const wanted = arg('variant', 'model-rules-k');
   const criterion = arg('criterion', 'f1p75') as Criterion;
   const variant = VARIANTS.find((v) => v.id === wanted);
   if (!variant) throw new Error(`no variant ${wanted}`);

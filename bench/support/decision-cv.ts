@@ -63,6 +63,12 @@ export const VARIANTS: Variant[] = [
     orRules: false,
   },
   {
+    id: 'model-rules-k',
+    title: 'model-rules + consensus over turns (k)',
+    groups: ['g', 'm', 'c', 'x', 'l', 'w', 'p', 'r', 'k'],
+    orRules: false,
+  },
+  {
     id: 'rules-or-model',
     title: 'rules OR model (x, l, w)',
     groups: ['g', 'm', 'c', 'x', 'l', 'w'],

@@ -23,6 +23,7 @@ import {
   WE_WILL,
 } from '../rules/decision-phrases.js';
 import type { Sentence, Token } from '../rules/nlp.js';
+import { consensusFeatures } from './consensus.js';
 import { contextFeatures, wordFeatures } from './context.js';
 import type { SourceLine } from '../types.js';
 
@@ -38,9 +39,10 @@ import type { SourceLine } from '../types.js';
  * - `c:` context: the turns around it (a proposal or question before, assent after, same speaker);
  * - `p:` the phrase patterns of the hand-written rules (decision-phrases.ts), tested per sentence;
  * - `r:` the hand-written rules' own output (this line is a rule decision's or action's source);
- * - `x:`, `l:`, `w:` agreement around the turn, modality, lemmas and meaning clusters (context.ts).
+ * - `x:`, `l:`, `w:` agreement around the turn, modality, lemmas and meaning clusters (context.ts);
+ * - `k:` consensus reached over several turns (consensus.ts).
  */
-export type FeatureGroup = 'g' | 'm' | 'c' | 'p' | 'r' | 'x' | 'l' | 'w';
+export type FeatureGroup = 'g' | 'm' | 'c' | 'p' | 'r' | 'x' | 'l' | 'w' | 'k';
 
 /** What the hand-written rules found, by line index (0-based, into the lines given). */
 export interface RuleSignals {
@@ -165,8 +167,9 @@ export function lineFeatures(
   );
   const wordCount = lowers.map((t) => t.split(/\s+/).filter(Boolean).length);
   const context = contextFeatures(lines, byLine, lowers);
+  const consensus = consensusFeatures(lines, byLine, lowers);
   return lines.map((line, i) => {
-    const f = new Set([...own[i]!, ...words[i]!, ...context[i]!]);
+    const f = new Set([...own[i]!, ...words[i]!, ...context[i]!, ...consensus[i]!]);
     f.add(`m:words${bucket(wordCount[i]!, [4, 9, 16, 30])}`);
     f.add(`m:sentences${Math.min(3, byLine[i]!.length)}`);
     f.add(`m:place${bucket(i / Math.max(1, lines.length), [0.2, 0.8])}`);
