@@ -82,8 +82,8 @@ const withBlind12 = only === 'blind-12' || process.env.BENCH_SUMMARY_BLIND12 ===
 // merged after: BENCH_SUMMARY_SET=blind-13 or BENCH_SUMMARY_BLIND13=1.
 const withBlind13 = only === 'blind-13' || process.env.BENCH_SUMMARY_BLIND13 === '1';
 // blind-14 (written unseen on its own branch, blind14, while branch tune14 tuned the classifier)
-// is not in this tree until its one measurement; then BENCH_SUMMARY_SET=blind-14 scores it alone,
-// as pre-registered in bench/results/summaries-blind14-preregistration.md.
+// was measured once as pre-registered in bench/results/summaries-blind14-preregistration.md and
+// merged after: BENCH_SUMMARY_SET=blind-14 or BENCH_SUMMARY_BLIND14=1.
 const withBlind14 = only === 'blind-14' || process.env.BENCH_SUMMARY_BLIND14 === '1';
 const dirs = [
   'meetings',
@@ -203,7 +203,7 @@ const APART = {
   'blind-13': {
     record: 'blind13',
     title: 'BLIND SET 13 (bench/meetings-blind-13: written unseen by another engineer)',
-    note: 'bench/meetings-blind-13, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind13-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-13, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind13-preregistration.md; since tune14 the decision classifier is trained on it (in-sample for decisions); not part of "all" or the verdict',
   },
   'blind-14': {
     record: 'blind14',

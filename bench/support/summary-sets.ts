@@ -16,8 +16,9 @@ import { benchRoot } from './results.js';
  * blind set written on its own branch) stays absent until its one measurement, so nothing that
  * trains or cross-validates can see it. Blind-9 … -13 are spent (each measured once:
  * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
- * classifier (tune13) was trained on every set here but blind-13 and train-2 (training data
- * written for tune14 by a helper who saw neither the summariser nor blind-14). A meeting's set is
+ * classifier (tune14) was trained on every set here, train-2 included (training data written for
+ * tune14 by a helper who saw neither the summariser nor blind-14), so `npm run train:decisions`
+ * rebuilds it. Blind-14, spent too, joins these folds when the next round retrains. A meeting's set is
  * its directory's name below (blind-6, -7 and -8's keys say "held-out", train-2's say "train"; see
  * summaries.ts), except bench/meetings, whose keys say tune or held-out.
  */
