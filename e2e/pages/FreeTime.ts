@@ -31,6 +31,36 @@ export class FreeTimeOverlay {
     return (m ?? 0) * 60 + (s ?? 0);
   }
 
+  /**
+   * Starts watching, in the page, for the payment prompt to appear; the function it answers gives
+   * the badge's seconds left at that moment, read in the same task as the prompt's render, so a
+   * slow round trip from the test to a busy page does not count.
+   */
+  async watchPromptOpening(): Promise<() => Promise<number>> {
+    await this.page.evaluate(() => {
+      const w = window as unknown as { __promptLeft?: string };
+      const promptShown = () =>
+        [...document.querySelectorAll('[role="dialog"]')].some((d) =>
+          d.textContent?.includes('Your free time is almost up'),
+        );
+      const observer = new MutationObserver(() => {
+        if (w.__promptLeft !== undefined || !promptShown()) return;
+        w.__promptLeft = document.querySelector('[data-testid="free-time-left"]')?.textContent ?? '';
+        observer.disconnect();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    return async () => {
+      const handle = await this.page.waitForFunction(
+        () => (window as unknown as { __promptLeft?: string }).__promptLeft,
+      );
+      const [m, s] = String(await handle.jsonValue())
+        .split(':')
+        .map(Number);
+      return (m ?? 0) * 60 + (s ?? 0);
+    };
+  }
+
   /** Saves a card in the payment setup card of `dialog`: the e-mail as filled in, then 4242. */
   async saveTestCard(dialog: Locator, cardNumber = '4242 4242 4242 4242'): Promise<void> {
     await dialog.getByRole('button', { name: 'Add a card' }).click();

@@ -87,12 +87,15 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     await bea.overlay.timeLeft.waitFor();
 
     // 35 s: the upgrade hint (10 left); 40 s: the payment prompt and the warning style.
+    const gusLeftAtPrompt = await gus.overlay.watchPromptOpening();
     await gus.page
       .getByRole('link', { name: 'Upgrade to Pro for unlimited time' })
       .waitFor({ timeout: 40_000 });
     await gus.overlay.prompt.waitFor({ timeout: 10_000 });
-    // The prompt opened at 40 minutes (seconds here) elapsed: 5 left, by the server's clock.
-    const leftAtPrompt = await gus.overlay.secondsLeft();
+    // The prompt opened at 40 minutes (seconds here) elapsed: 5 left, by the server's clock (read
+    // in the page as the prompt appeared: on a starved machine (2026-11-27, load 19) the test's
+    // own read came 2-3 s later).
+    const leftAtPrompt = await gusLeftAtPrompt();
     expect(leftAtPrompt).toBeLessThanOrEqual(5);
     expect(leftAtPrompt).toBeGreaterThanOrEqual(3);
     expect(Date.now() - gusJoinedAt).toBeGreaterThan(38_000);
