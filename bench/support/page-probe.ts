@@ -7,7 +7,8 @@
  *   (first local candidate), `pc:N:connected`;
  * - `ws:create`, `ws:open`, `ws>TYPE` for the first sent message of each type, `ws<TYPE` for the
  *   first received one;
- * - `ui:name-typed` (the probe typed the name into an empty name field), `ui:join-button` (the
+ * - `ui:name-typed` (the probe typed the name into an empty name field), `ui:email-typed` (and an
+ *   e-mail into the free tier's empty billing field, as a guest must), `ui:join-button` (the
  *   pre-join dialog's Join Meeting button is on screen), `ui:click` (the probe clicked it at once,
  *   as the quickest person would), `ui:room` (the room view is shown);
  * - `frame:<participantId>` when that remote tile's video first has a decoded frame;
@@ -130,13 +131,23 @@ function installProbe(typeName: string | null): void {
     window.RTCPeerConnection = ProbePC;
   }
 
+  // As typing does: React reads the value from the input event.
+  const type = (field: HTMLInputElement, value: string) => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(field, value);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  };
   const poll = () => {
     const nameField = document.querySelector<HTMLInputElement>('#prejoin-name');
     if (typeName && nameField && !nameField.value) {
-      // As typing does: React reads the value from the input event.
-      Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set?.call(nameField, typeName);
-      nameField.dispatchEvent(new Event('input', { bubbles: true }));
+      type(nameField, typeName);
       mark('ui:name-typed');
+      return;
+    }
+    // A guest without Pro gives an e-mail for the free tier's billing (the form asks for it).
+    const emailField = document.querySelector<HTMLInputElement>('#prejoin-email');
+    if (typeName && emailField && !emailField.value) {
+      type(emailField, `${typeName.toLowerCase().replace(/[^a-z0-9]+/g, '')}@example.com`);
+      mark('ui:email-typed');
       return;
     }
     if (!('ui:join-button' in marks)) {
