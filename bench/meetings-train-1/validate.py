@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Check the training set: transcripts well formed, keys parse, lines in range,
-owners are speakers, dates valid, and the README table matches the keys."""
+"""Check a training set: transcripts well formed, keys parse, lines in range,
+owners are speakers, dates valid, and the README table matches the keys.
+Checks this directory, or the one given: validate.py bench/meetings-train-2"""
 import datetime, glob, json, os, re, sys
 
-here = os.path.dirname(os.path.abspath(__file__))
+here = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
 errors = []
 rows = {}
 for txt in sorted(glob.glob(os.path.join(here, "*.txt"))):
