@@ -26,9 +26,7 @@ export class FreeTimeOverlay {
   }
   /** Free time left as the badge shows it, in seconds. */
   async secondsLeft(): Promise<number> {
-    const text = (await this.timeLeft.textContent()) ?? '';
-    const [m, s] = text.split(':').map(Number);
-    return (m ?? 0) * 60 + (s ?? 0);
+    return toSeconds((await this.timeLeft.textContent()) ?? '');
   }
 
   /**
@@ -54,10 +52,7 @@ export class FreeTimeOverlay {
       const handle = await this.page.waitForFunction(
         () => (window as unknown as { __promptLeft?: string }).__promptLeft,
       );
-      const [m, s] = String(await handle.jsonValue())
-        .split(':')
-        .map(Number);
-      return (m ?? 0) * 60 + (s ?? 0);
+      return toSeconds(String(await handle.jsonValue()));
     };
   }
 
@@ -69,4 +64,10 @@ export class FreeTimeOverlay {
     await dialog.getByLabel('Security code').fill('123');
     await dialog.getByRole('button', { name: 'Save card' }).click();
   }
+}
+
+/** The badge's 'm:ss' as seconds. */
+function toSeconds(text: string): number {
+  const [m, s] = text.split(':').map(Number);
+  return (m ?? 0) * 60 + (s ?? 0);
 }
