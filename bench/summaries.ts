@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-14|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-15|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -85,6 +85,10 @@ const withBlind13 = only === 'blind-13' || process.env.BENCH_SUMMARY_BLIND13 ===
 // was measured once as pre-registered in bench/results/summaries-blind14-preregistration.md and
 // merged after: BENCH_SUMMARY_SET=blind-14 or BENCH_SUMMARY_BLIND14=1.
 const withBlind14 = only === 'blind-14' || process.env.BENCH_SUMMARY_BLIND14 === '1';
+// blind-15 (to be written unseen on its own branch, blind15, while branch tune15 tunes the action
+// rules and the classifier) is read only when asked for and only once it exists:
+// BENCH_SUMMARY_SET=blind-15; pre-registered in bench/results/summaries-blind15-preregistration.md.
+const withBlind15 = only === 'blind-15' || process.env.BENCH_SUMMARY_BLIND15 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -101,6 +105,7 @@ const dirs = [
   ...(withBlind12 ? ['meetings-blind-12'] : []),
   ...(withBlind13 ? ['meetings-blind-13'] : []),
   ...(withBlind14 ? ['meetings-blind-14'] : []),
+  ...(withBlind15 ? ['meetings-blind-15'] : []),
   'meetings-train-1',
   'meetings-train-2',
 ].map((d) => path.join(benchRoot, d));
@@ -119,6 +124,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-12': 'blind-12',
   'meetings-blind-13': 'blind-13',
   'meetings-blind-14': 'blind-14',
+  'meetings-blind-15': 'blind-15',
   'meetings-train-2': 'train-2',
 };
 
@@ -209,6 +215,11 @@ const APART = {
     record: 'blind14',
     title: 'BLIND SET 14 (bench/meetings-blind-14: written unseen by another engineer)',
     note: 'bench/meetings-blind-14, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind14-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-15': {
+    record: 'blind15',
+    title: 'BLIND SET 15 (bench/meetings-blind-15: written unseen by another engineer)',
+    note: 'bench/meetings-blind-15, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind15-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
