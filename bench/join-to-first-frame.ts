@@ -41,7 +41,7 @@
  * namespace so media stays on loopback (TESTING-MEDIA.md), like scripts/run-e2e.sh.
  * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4` (the light ones: `sfu3light,sfu4light`,
  * recorded as `BENCH_RESULT=join-to-first-frame.sfu-light`), `BENCH_DUMP=1` (every step of every join,
- * main-thread long tasks included), `BENCH_PROFILE=<dir>` (a CPU profile of each measured page)
+ * main-thread long tasks included; with `BENCH_HOST_PROBE=1` the host page's too, prefixed `H`), `BENCH_PROFILE=<dir>` (a CPU profile of each measured page)
  * and `BENCH_NO_RECORD=1` help while investigating; `BENCH_RESULT=<name>` records a partial run
  * (e.g. `second,collab`) under bench/results/<name>.json instead of the full run's file.
  */
@@ -84,6 +84,8 @@ const ALREADY_IN: Record<Scenario, number> = {
  * BENCH_SCENARIOS records only when it is named).
  */
 const RESULT_NAME = process.env.BENCH_RESULT ?? 'join-to-first-frame';
+/** BENCH_HOST_PROBE=1: the host's page is probed too, and its steps dumped beside the newcomer's. */
+const HOST_PROBE = process.env.BENCH_HOST_PROBE === '1';
 const TARGET_SECOND_MS = 800;
 const TARGET_THIRD_MS = 1200;
 const MAX_RUN_MS = 3000;
@@ -173,14 +175,14 @@ function longTasksBefore(m: ProbeMarks, end: number | null): number | null {
 }
 
 /** Every mark and resource of one join as ms from opening the link (`BENCH_DUMP=1`). */
-function dump(report: ProbeReport, t0: number): void {
+function dump(report: ProbeReport, t0: number, prefix = '    ', from = -Infinity): void {
   const rows: [number, string][] = Object.entries(report.marks).map(([k, t]) => [t - t0, k]);
   for (const r of report.resources) {
     rows.push([r.startTime - t0, `fetch start ${r.name.replace(/^https?:\/\/[^/]+/, '')}`]);
     rows.push([r.responseEnd - t0, `fetch end   ${r.name.replace(/^https?:\/\/[^/]+/, '')}`]);
   }
-  for (const [t, what] of rows.sort((a, b) => a[0] - b[0]))
-    console.log(`    ${t.toFixed(0).padStart(6)} ${what}`);
+  for (const [t, what] of rows.filter(([t]) => t >= from).sort((a, b) => a[0] - b[0]))
+    console.log(`${prefix}${t.toFixed(0).padStart(6)} ${what}`);
 }
 
 function minOf(m: Record<string, number>, re: RegExp): number | null {
@@ -387,6 +389,7 @@ try {
     let h = hosts.get(url);
     if (!h) {
       const ctx = url === server.url ? await newContext(browser, url) : await cameraContext(browser, url);
+      if (HOST_PROBE) await ctx.addInitScript({ content: probeScript(null) });
       const hostPage = await ctx.newPage();
       await signInAsProHost(hostPage, {
         email: 'bench-host@example.com',
@@ -489,6 +492,9 @@ try {
         : undefined;
       const s = steps(report, guest.t0);
       if (process.env.BENCH_DUMP) dump(report, guest.t0);
+      // The host's steps on the newcomer's clock (its offer, answer, connection, frame).
+      if (HOST_PROBE && !light)
+        dump({ ...(await hostPage.evaluate(readProbe)), resources: [] }, guest.t0, '  H ', -200);
       await saveProfile(guest.page, `${scenario}-${i + 1}`);
       const lastFrame = s.lastFrame!;
       const click = s.click ?? null;
