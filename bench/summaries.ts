@@ -41,6 +41,19 @@ const TARGET = 0.7;
 const only = process.env.BENCH_SUMMARY_SET;
 const verbose = process.env.BENCH_SUMMARY_VERBOSE === '1';
 const verboseAsr = process.env.BENCH_SUMMARY_VERBOSE === 'asr';
+/**
+ * The sets tune15 keeps apart as an honest check on the action rules (chosen before any miss was
+ * read: results/summaries-blind15-preregistration.md): their totals are printed, but
+ * BENCH_SUMMARY_VERBOSE never prints their misses or false positives.
+ */
+const KEPT_APART: ReadonlySet<string> = new Set([
+  'train',
+  'blind-9',
+  'blind-10',
+  'blind-12',
+  'blind-13',
+  'train-2',
+]);
 // The newest blind set is sealed: a full run (the one tuning sessions make) leaves it out, so its
 // figures and misses reach nobody tuning the rules. blind-2 and blind-3 were sealed so until they
 // were tuned on (0659439, 1aa3b35); blind-4 is now, and is scored only when asked for.
@@ -298,7 +311,9 @@ function score(
   const actions = match(key.actionItems, summary.actionItems);
   const decisions = match(key.decisions, summary.decisions);
   const errors = describeErrors(key, summary, actions, decisions);
-  if (print) {
+  if (print && KEPT_APART.has(key.set))
+    console.log(`\n--- ${name} (${key.set}): kept apart, misses not printed`);
+  else if (print) {
     console.log(`\n--- ${name} (${key.set})`);
     for (const e of errors) console.log(`  ${e}`);
   }
