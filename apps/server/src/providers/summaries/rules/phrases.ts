@@ -61,10 +61,12 @@ const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
  * Verbs of the meeting itself ("I'll share my screen", "can you walk us through…", "would you
  * take us through the tables?", "give us the short version", "we'll call you back in", "would
  * you grab her?" for someone waiting outside, "would you mind stepping out?", "I'll take a
- * motion", "I'll stay out of that one").
+ * motion", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
+ * screen?") unless a person or a thing to visit or examine follows ("I'll see the Lab",
+ * "I'll see Mrs Patel at ten"): then it is a task.
  */
 const IN_MEETING =
-  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see(?! (?:her|him|them)\b)|play devil)/;
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
 /** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
 const VISIT = /^be (?:there|on site|over|in the office) \S/;
 /**
@@ -159,8 +161,13 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
     const task = commit[1]!.replace(/^see if (?:i|we) can (?:also )?/, '');
     // "I can sign off myself": what the speaker is able to do, not a task taken on.
     const ability = /^i can\b/.test(bare.slice(commit.index)) && /\bmyself\b/.test(task);
+    // "I can see the problem", "let me see the list": perception, or a look taken on the call
+    // ("I can see her at eleven" is a visit).
+    const looking =
+      /^(?:i can|let me)\b/.test(bare.slice(commit.index)) &&
+      /^see\b(?! (?:her|him|them|mr|mrs|ms|dr)\b)/.test(task);
     const inMeeting = IN_MEETING.test(task) && !VISIT.test(task);
-    if (!inMeeting && !NOT_A_TASK.test(task) && !/^know\b/.test(task) && !ability) {
+    if (!inMeeting && !NOT_A_TASK.test(task) && !/^know\b/.test(task) && !ability && !looking) {
       const hedged = HEDGED_TASK.exec(task);
       if (hedged || IF_WANTED.test(task) || TERMS_OFFER.test(task)) {
         const offered = task.slice(hedged?.[0].length ?? 0).replace(IF_WANTED, '');
@@ -263,16 +270,27 @@ function taskLike(task: string): boolean {
   return !IN_MEETING.test(task) && !NOT_A_TASK.test(task) && task.trim().split(/\s+/).length >= 2;
 }
 
+/**
+ * A word the tagger reads as a noun after a name or "and" ("Joanne, log it…", "Declan, call them
+ * this morning", "And order two more…") is a verb when an object follows it at once: a noun is
+ * not followed by "it", "them" or an article.
+ */
+const OBJECT_NEXT =
+  /^(?:it|them|him|her|me|us|the|a|an|my|your|our|his|their|some|two|three|four|five|six|ten)$/;
+
 /** "send the link…": the sentence goes on with a verb in its base form (wink's lemma = word). */
 function imperative(rest: string, s: Sentence): boolean {
-  const first = rest.split(/[\s,]+/)[0];
+  const [first, next] = rest.split(/[\s,]+/);
   if (
     !first ||
     /^(you|your|you're|i|we|let's|thanks|thank|what|how|why|where|when|who|is|are|do|does)$/.test(first)
   )
     return false;
   const token = s.tokens.find((t) => t.lower === first);
-  return !!token && token.pos === 'VERB' && token.lemma === token.lower && taskLike(rest);
+  if (!token || token.lemma !== token.lower || !taskLike(rest)) return false;
+  if (token.pos === 'VERB') return true;
+  // "Amir, coffee the usual way?": in a question the noun stays a noun.
+  return token.pos === 'NOUN' && !!next && OBJECT_NEXT.test(next) && !s.lower.trim().endsWith('?');
 }
 
 /** "adding that…" → "add that…", "updating the docs" → "update the docs" (wink's lemma). */
