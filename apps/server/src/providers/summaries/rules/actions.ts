@@ -99,6 +99,10 @@ export function findActionItems(
     }
     const draft = fromCue(c, s);
     takeOpen(opens, s, draft, drafts);
+    // "Reto, Chiara, I need your lists…": the same task for each of the others asked.
+    if (c.kind === 'request')
+      for (const owner of c.also ?? [])
+        drafts.push({ ...draft, owner, lines: new Set(draft.lines), said: [...draft.said] });
   });
 
   const items = merge(

@@ -62,3 +62,66 @@ Omar: Yes, see you later.`),
     ).toEqual([]);
   });
 });
+
+describe('requests said politely, to two people, or mid-sentence', () => {
+  it('takes "if you could … by <date>" as a request to the one addressed', async () => {
+    expect(
+      await actions(`Ines: The caterer needs numbers for the dinner.
+Paul: I can count the vegetarians.
+Ines: And if you could send me the final list by the 4th of June, the kitchen can plan.
+Ines: Paul, if you could also book the taxis, I'd be grateful.`),
+    ).toEqual([
+      { owner: 'Paul', line: '2', due: null },
+      { owner: 'Paul', line: '3', due: '2026-06-04' },
+      { owner: 'Paul', line: '4', due: null },
+    ]);
+  });
+
+  it('leaves "if you could …, we\'d …" alone: a condition, not a request', async () => {
+    expect(
+      await actions(`Ines: The caterer is expensive.
+Paul: If you could get a discount, we'd stay with them.
+Ines: Even if you could book it, it costs too much.`),
+    ).toEqual([]);
+  });
+
+  it('gives a request to two people named before it one item each', async () => {
+    expect(
+      await actions(`Ines: Then we order once for both kitchens.
+Paul: Fine.
+Mona: Agreed.
+Ines: Paul, Mona, I need your orders by the 1st of June, please.
+Paul: OK.
+Ines: Paul and Mona, send me the menus too.`),
+    ).toEqual([
+      { owner: 'Paul', line: '4', due: '2026-06-01' },
+      { owner: 'Mona', line: '4', due: '2026-06-01' },
+      { owner: 'Paul', line: '6', due: null },
+      { owner: 'Mona', line: '6', due: null },
+    ]);
+  });
+
+  it('leaves names that are the subject alone ("Paul and Mona check them")', async () => {
+    expect(
+      await actions(`Ines: The delivery notes.
+Ines: Paul and Mona check them, as always.
+Paul: Mona, Ines, good morning.
+Mona: I need your help with the door.`),
+    ).toEqual([]);
+  });
+
+  it('takes ", and <Name>, <imperative>" mid-sentence as a request to them', async () => {
+    expect(
+      await actions(`Ines: It goes on the agenda for next month, and Mona, bring the new menus with you.
+Mona: Sure.
+Ines: I spoke to Paul and Mona, they run the kitchen on Fridays.`),
+    ).toEqual([{ owner: 'Mona', line: '1', due: null }]);
+  });
+
+  it('leaves the chair calling the meeting to order alone', async () => {
+    expect(
+      await actions(`Ines: Good evening. I call this meeting of the parents' association to order.
+Paul: Present.`),
+    ).toEqual([]);
+  });
+});

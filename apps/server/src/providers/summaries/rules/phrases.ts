@@ -8,7 +8,8 @@ import type { Sentence } from './nlp.js';
  */
 export type Cue =
   | { kind: 'commit'; task: string; owner: string }
-  | { kind: 'request'; task: string; owner: string | null }
+  /** `also`: the others asked in the same breath ("Reto, Chiara, I need your lists…"). */
+  | { kind: 'request'; task: string; owner: string | null; also?: string[] }
   /** "someone should…", "who's updating…?", "should we…?": an owner may come in the next lines. */
   | { kind: 'open'; task: string }
   /**
@@ -61,12 +62,12 @@ const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
  * Verbs of the meeting itself ("I'll share my screen", "can you walk us through…", "would you
  * take us through the tables?", "give us the short version", "we'll call you back in", "would
  * you grab her?" for someone waiting outside, "would you mind stepping out?", "I'll take a
- * motion", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
+ * motion", "I call this meeting to order", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
  * screen?") unless a person or a thing to visit or examine follows ("I'll see the Lab",
  * "I'll see Mrs Patel at ten"): then it is a task.
  */
 const IN_MEETING =
-  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|call (?:this|the|our) (?:[\w'-]+ )*?(?:meeting|session|hearing|assembly)\b.*\bto order\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
 /** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
 const VISIT = /^be (?:there|on site|over|in the office) \S/;
 /**
@@ -123,13 +124,46 @@ const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably
  * a plural day ("on Mondays"). Found on blind-10's shipyard meeting, after that set was measured.
  */
 const PRESENT_COMMIT =
-  /(?:^|[,;]\s*|\b(?:and|so|then|but)\s+)i ((?:send|call|phone|ring|e-?mail|write|prepare|make|check|update|book|order|ask|tell|fix|test|finish|bring|put|organi[sz]e|arrange|contact|print|draft|schedule|buy|collect|deliver|install|confirm|do)\b.+)$/;
-const FUTURE_TIME =
-  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next week|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|before|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s))/;
+  /(?:^|[,;]\s*|\b(?:and|so|then|but)\s+)i ((?:send|call|phone|ring|e-?mail|text|write|prepare|make|check|update|book|order|ask|tell|fix|test|finish|bring|put|organi[sz]e|arrange|contact|print|draft|schedule|buy|pay|collect|deliver|install|confirm|do)\b.+)$/;
+const MONTH = 'january|february|march|april|may|june|july|august|september|october|november|december';
+/**
+ * A time still to come: a day named, or a date ("on the 6th", "by the 14th of May", "until 3
+ * June", "next Friday"); "every"/"each" after it makes it a habit (checked apart).
+ */
+const FUTURE_TIME = new RegExp(
+  String.raw`\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|till|before|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|(?:by|until|till|before|on) (?:the )?\d{1,2}(?:st|nd|rd|th)\b|(?:by|until|till|before|on) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?)?(?:${MONTH})\b)`,
+);
+/** "I send it on the 6th of every month": a habit, though a date is named. */
+const RECURRING = /\b(?:every|each)\b/;
+/**
+ * The simple present with no time, taken as a commitment only where the speaker is plainly
+ * answering what was just said: after "OK", "so", "and", "good", "yes" or "then" ("OK, I tell the
+ * driver.", "So, I send you a short summary by email.", "And I make the German"), or about
+ * something just named ("I write it on the website."). Not a story ("so I call them and they say
+ * no"), a condition or a habit ("on Mondays"), not "I tell you…" said for emphasis, and not "do".
+ */
+const ANSWER_LEAD = /^(?:ok|okay|so|and|good|yes|yeah|then|fine|alright|all right)\b/;
+const NAMED_BEFORE = /^\w+ (?:it|them|this|that)\b/;
+const NOT_NOW =
+  /\b(?:and|but|then) (?:he|she|they|it|you|we) \w+|\b(?:when|whenever|if|usually|normally|always|often|sometimes|never|every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings)\b|^tell you\b(?! (?:the|by|when|on|tomorrow|today))|^do\b/;
 /** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
 const DECLINED = /\bbut (?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)/;
 
-const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please )?(?:also )?|please (?!do\b|and\b)|i'd like you to |i need you to |do you want to )`;
+const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please )?(?:also )?|please (?!do\b|and\b)|i'd like you to |i need you to |do you want to |if you could (?:please |just |also )?)`;
+/**
+ * "If you could send me the list by the 14th, the kitchen will have it in time" asks; "if you
+ * could get a discount, we'd sign" sets a condition (unless what follows is thanks: "I'd be
+ * grateful").
+ */
+const IF_CONDITION =
+  /\bif you could\b[^,;]*[,;]\s*(?:then\s+)?(?:we|i|they|he|she|you|it|that)(?:'d| would)\b(?! (?:be|really) (?:grateful|glad|great|happy|lovely|brilliant|perfect|helpful|ideal|wonderful|good)| appreciate)/;
+/**
+ * "I need your lists by the 1st of June": what the speaker needs from someone, with a time;
+ * the task is to send it.
+ */
+const NEED_YOUR = new RegExp(
+  String.raw`^(?:i|we) (?:need|want|'d like|would like) (your [\w' -]+?,? (?:by|until|till|before|on) .+)$`,
+);
 const OPEN_PATTERNS: RegExp[] = [
   /\b(?:someone|somebody|anyone|anybody) (?:should|needs to|has to|must|ought to|could) (?:probably |maybe |also |just )*(.+)$/,
   /\bwe need (?:someone|somebody) to (.+)$/,
@@ -180,9 +214,13 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   if (
     present &&
     !bare.endsWith('?') &&
-    FUTURE_TIME.test(present[1]!) &&
     !HABIT_BEFORE.test(bare.slice(0, present.index)) &&
-    !IN_MEETING.test(present[1]!)
+    !IN_MEETING.test(present[1]!) &&
+    ((FUTURE_TIME.test(present[1]!) && !RECURRING.test(present[1]!)) ||
+      (present.index === 0 &&
+        (ANSWER_LEAD.test(lower) || NAMED_BEFORE.test(present[1]!)) &&
+        !NOT_NOW.test(present[1]!) &&
+        taskLike(present[1]!)))
   )
     return { kind: 'commit', task: clean(s, present[1]!), owner: s.speaker };
   const delivery = DELIVERY.exec(bare);
@@ -207,20 +245,39 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
 }
 
 function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker: string | null): Cue | null {
+  if (IF_CONDITION.test(bare)) return null;
   const names = people.size > 0 ? people.pattern() : null;
   if (names) {
-    // "Luis, could you…", "Laura, send the link…", "Aisha, since you built it, please update…"
-    const named = new RegExp(String.raw`^(?:hey |hi )?(${names}),?\s+(.+)$`).exec(bare);
+    // "Luis, could you…", "Laura, send the link…", "Aisha, since you built it, please update…";
+    // "Reto, Chiara, I need…", "Ana and Ben, send…": one request to each.
+    const named = new RegExp(
+      String.raw`^(?:hey |hi )?(${names})((?:(?:,\s*|\s+)(?:and\s+)?(?:${names})(?=[,\s]))*)(,?)\s+(.+)$`,
+    ).exec(bare);
     if (named) {
       const owner = people.find(named[1]!);
-      const rest = named[2]!;
-      // "Ben, timebox it…, please, and report back": the verb that opens it is the request.
-      if (imperative(rest, s)) return { kind: 'request', task: clean(s, rest), owner };
+      const others = named[2]!
+        .split(/,\s*|\s+/)
+        .filter((w) => w !== '' && w !== 'and')
+        .map((w) => people.find(w))
+        .filter((n): n is string => n !== null && n !== owner);
+      const also = others.length > 0 ? { also: [...new Set(others)] } : {};
+      const rest = named[4]!;
+      // "Ben, timebox it…, please, and report back": the verb that opens it is the request; after
+      // two names only with a comma ("Sunita and Mateo read them" tells who does it).
+      if ((others.length === 0 || named[3] === ',') && imperative(rest, s))
+        return { kind: 'request', task: clean(s, rest), owner, ...also };
       const asked = new RegExp(String.raw`(?:^|[,;]\s*|\b)${ASK}(.+)$`).exec(rest);
       if (asked && taskLike(asked[1]!))
-        return { kind: 'request', task: toBase(clean(s, asked[1]!), s), owner };
+        return { kind: 'request', task: toBase(clean(s, asked[1]!), s), owner, ...also };
+      const needed = NEED_YOUR.exec(rest);
+      if (needed) return { kind: 'request', task: sendTask(s, needed[1]!), owner, ...also };
       return null;
     }
+    // "It goes on the agenda, and Callum, bring the guidance with you": a name, a comma and an
+    // imperative after "and" or a comma, mid-sentence.
+    const midway = new RegExp(String.raw`(?:[,;]\s*|\band\s+)(${names}),\s+(.+)$`).exec(bare);
+    if (midway && imperative(midway[2]!, s))
+      return { kind: 'request', task: clean(s, midway[2]!), owner: people.find(midway[1]!) };
     // "…we can start in June raj can you get the app configured": a name right before the ask,
     // mid-sentence (speech-to-text does not split sentences).
     const inside = new RegExp(String.raw`\b(${names}),? ${ASK}(.+)$`).exec(bare);
@@ -252,6 +309,9 @@ function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker
   if (unnamed && previousSpeaker && taskLike(unnamed[1]!)) {
     return { kind: 'request', task: toBase(clean(s, unnamed[1]!), s), owner: previousSpeaker };
   }
+  const needed = NEED_YOUR.exec(bare);
+  if (needed && previousSpeaker)
+    return { kind: 'request', task: sendTask(s, needed[1]!), owner: previousSpeaker };
   return null;
 }
 
@@ -277,6 +337,12 @@ function taskLike(task: string): boolean {
  */
 const OBJECT_NEXT =
   /^(?:it|them|him|her|me|us|the|a|an|my|your|our|his|their|some|two|three|four|five|six|ten)$/;
+
+/** "your lists by the 1st" → "Send your lists by the 1st". */
+function sendTask(s: Sentence, needed: string): string {
+  const what = clean(s, needed);
+  return `Send ${what.charAt(0).toLowerCase()}${what.slice(1)}`;
+}
 
 /** "send the link…": the sentence goes on with a verb in its base form (wink's lemma = word). */
 function imperative(rest: string, s: Sentence): boolean {

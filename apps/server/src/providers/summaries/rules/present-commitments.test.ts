@@ -39,4 +39,45 @@ Tomasz: I called them yesterday, yes.
 Mirela: Do I send it today?`),
     ).toEqual([]);
   });
+
+  it('takes a date to come ("on the 6th", "by the 3rd of June") as the time, not a recurring one', async () => {
+    expect(
+      await actions(`Mirela: The hotel wants the deposit before the 10th.
+Tomasz: I pay the deposit on the 6th, after the board meets.
+Tomasz: And I book the bus by the 3rd of June.
+Tomasz: I send the invoice on the 1st of every month.
+Tomasz: I order the paint before the 2nd of each month.`),
+    ).toEqual([
+      { owner: 'Tomasz', line: '2', due: '2026-06-06' },
+      { owner: 'Tomasz', line: '3', due: '2026-06-03' },
+    ]);
+  });
+
+  it('takes it without a time when it answers what was just said or names it', async () => {
+    expect(
+      await actions(`Mirela: The van can only stop at the back gate.
+Tomasz: OK, I tell the driver.
+Mirela: So the fair opens on the 2nd of July.
+Lena: Good. I put it in the newsletter.
+Tomasz: And I make the Polish version, and I ask my cousin to print it.
+Lena: So, I send you the minutes by email.`),
+    ).toEqual([
+      { owner: 'Tomasz', line: '2', due: null },
+      { owner: 'Lena', line: '4', due: null },
+      { owner: 'Tomasz', line: '5', due: null },
+      { owner: 'Lena', line: '6', due: null },
+    ]);
+  });
+
+  it('leaves stories, conditions, habits and "I tell you" alone', async () => {
+    expect(
+      await actions(`Mirela: What happened with the crane last time?
+Tomasz: So I call them and they say the driver is sick.
+Tomasz: And I tell you, it was a mess.
+Tomasz: OK, I check it when the delivery comes.
+Tomasz: So I send the report to finance every week.
+Lena: And I do think the crane was fine.
+Lena: I send the report to finance, and they check the numbers.`),
+    ).toEqual([]);
+  });
 });
