@@ -62,12 +62,12 @@ const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
  * Verbs of the meeting itself ("I'll share my screen", "can you walk us through…", "would you
  * take us through the tables?", "give us the short version", "we'll call you back in", "would
  * you grab her?" for someone waiting outside, "would you mind stepping out?", "I'll take a
- * motion", "I call this meeting to order", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
+ * motion", "I call this meeting to order", "let me put it this way", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
  * screen?") unless a person or a thing to visit or examine follows ("I'll see the Lab",
  * "I'll see Mrs Patel at ten"): then it is a task.
  */
 const IN_MEETING =
-  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|call (?:this|the|our) (?:[\w'-]+ )*?(?:meeting|session|hearing|assembly)\b.*\bto order\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|put it (?:this|that|another|differently|simply|bluntly)\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|call (?:this|the|our) (?:[\w'-]+ )*?(?:meeting|session|hearing|assembly)\b.*\bto order\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
 /** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
 const VISIT = /^be (?:there|on site|over|in the office) \S/;
 /**
@@ -99,13 +99,13 @@ const SELF_ACCEPT =
  * probably get approved"), conditional on what the others want ("I can pick them up, if that
  * helps", "I can write that if you're stretched"), or terms put on the table in a negotiation
  * ("I can hold fifteen percent at nine for six months", "I can cap any increase at five
- * percent"). Like "I could…", it is an action item only if the next speaker takes it up.
+ * percent", "I can include it free", "I can hold the rooms without a deposit"). Like "I could…", it is an action item only if the next speaker takes it up.
  */
 const HEDGED_TASK = /^(?:probably|maybe|possibly|perhaps)\s+/;
 const IF_WANTED =
   /,?\s+if (?:(?:that|it|this)(?:'d| would| will)? (?:helps?|suits?|works? for (?:you|everyone)|is useful|'s useful|makes (?:it|things|life) easier|'s easier|is easier)|(?:you|they|he|she|anyone|anybody|people)(?:'d| would|'re| are)? (?:want|wants|like|likes|need|needs|prefer|prefers|wish|stretched|busy|short|get stuck|can't)|needed|necessary|required)\b.*$/;
 const TERMS_OFFER =
-  /^(?:offer|hold|cap|match|waive|throw in|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b)/;
+  /^(?:offer|hold|cap|match|waive|throw in|include|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b|free\b|for nothing\b|at no (?:extra )?(?:cost|charge)\b|without (?:a |any )?(?:deposit|charge|fee)\b)/;
 /**
  * What the speaker does as a habit, or did, told as a story (an interview answer, a how-we-work
  * description): "Usually I'll sit with the team first", "In my last job I'd…", "I'll always
@@ -114,6 +114,8 @@ const TERMS_OFFER =
 const HABIT_BEFORE =
   /\b(?:(?:usually|normally|typically|generally|often|sometimes|always|in my (?:last|previous|old|first) (?:job|role|team|company|position|post)),?|(?:whenever|every time|each time)\b[^.;?!]*,)\s*$/;
 const HABIT_TASK = /^(?:always|usually|normally|typically|generally|often|sometimes|never)\b/;
+const DOUBT_BEFORE =
+  /\b(?:(?:don't|do not|didn't|doesn't) (?:think|know if|know whether|believe)|not sure(?: if| whether| that)?|doubt(?: if| whether| that)?|no idea if|wish)\s+$/;
 /** "I could see if the agency can…": a hedged offer (not "if I could…", not a question). */
 const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably |also |always )?(.+)$/;
 /**
@@ -146,8 +148,12 @@ const ANSWER_LEAD = /^(?:ok|okay|so|and|good|yes|yeah|then|fine|alright|all righ
 const NAMED_BEFORE = /^\w+ (?:it|them|this|that)\b/;
 const NOT_NOW =
   /\b(?:and|but|then) (?:he|she|they|it|you|we) \w+|\b(?:when|whenever|if|usually|normally|always|often|sometimes|never|every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings)\b|^tell you\b(?! (?:the|by|when|on|tomorrow|today))|^do\b/;
-/** "I can do it again, but I'd rather someone else did": the speaker hands it on. */
-const DECLINED = /\bbut (?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)/;
+/**
+ * "I can do it again, but I'd rather someone else did", "I can open on the 13th, but I don't
+ * want to open alone": the speaker hands it on or names what they can but will not do.
+ */
+const DECLINED =
+  /\bbut (?:(?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)|i (?:don't|do not) want to (?:\w+ )?(?:it )?(?:alone|on my own|by myself)\b)/;
 
 const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please )?(?:also )?|please (?!do\b|and\b)|i'd like you to |i need you to |do you want to |if you could (?:please |just |also )?)`;
 /**
@@ -189,8 +195,10 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   if (we && !IN_MEETING.test(we[1]!)) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
 
   const commit = COMMIT.exec(bare);
+  // "I don't think I can face…", "I'm not sure I can…": what the speaker doubts they can do.
+  const doubted = !!commit && DOUBT_BEFORE.test(bare.slice(0, commit.index));
   const habit = !!commit && (HABIT_BEFORE.test(bare.slice(0, commit.index)) || HABIT_TASK.test(commit[1]!));
-  if (commit && !bare.endsWith('?') && !DECLINED.test(bare) && !habit) {
+  if (commit && !bare.endsWith('?') && !DECLINED.test(bare) && !habit && !doubted) {
     // "I'll see if I can find out…": a try is still the task taken on.
     const task = commit[1]!.replace(/^see if (?:i|we) can (?:also )?/, '');
     // "I can sign off myself": what the speaker is able to do, not a task taken on.
