@@ -43,7 +43,9 @@ export function findActionItems(
 ): { items: ActionItem[]; cued: Set<Sentence> } {
   const drafts: Draft[] = [];
   const opens: Open[] = [];
-  const cues = sentences.map((s) => cue(s, people, previousSpeaker(sentences, s)));
+  const cues = sentences.map((s) =>
+    cue(s, people, addressedIn(sentences, s, people) ?? previousSpeaker(sentences, s)),
+  );
 
   sentences.forEach((s, i) => {
     const c = cues[i];
@@ -301,6 +303,21 @@ function answered(sentences: Sentence[], s: Sentence): Sentence | null {
 /** "Text you", "Ask": fewer than two content words, so the item needs what it answered. */
 function thinTask(task: string): boolean {
   return words(task).size < 2;
+}
+
+/**
+ * "Takeshi, you wrote the dispatcher. Can you measure what it costs?": the person named at the
+ * start of an earlier sentence of the same turn is the one asked, not whoever spoke last.
+ */
+function addressedIn(sentences: Sentence[], s: Sentence, people: People): string | null {
+  for (let i = sentences.indexOf(s) - 1; i >= 0; i -= 1) {
+    const p = sentences[i]!;
+    if (p.line !== s.line) return null;
+    const named = /^(?:(?:so|and|okay|ok|right),?\s+)?([a-z][\w'-]*),\s/.exec(p.lower);
+    const who = named ? people.find(named[1]!) : null;
+    if (who && who !== s.speaker) return who;
+  }
+  return null;
 }
 
 function previousSpeaker(sentences: Sentence[], s: Sentence): string | null {

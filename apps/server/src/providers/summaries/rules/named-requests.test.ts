@@ -125,3 +125,14 @@ Paul: Present.`),
     ).toEqual([]);
   });
 });
+
+describe('the person asked', () => {
+  it('is the one named earlier in the same turn, not whoever spoke last', async () => {
+    expect(
+      await actions(`Ines: The oven thermostat again.
+Paul: It's at two hundred.
+Ines: Mona, you fitted the last one. Can you call the supplier today?
+Mona: Yes, I'll do it after lunch.`),
+    ).toEqual([{ owner: 'Mona', line: '3', due: '2026-05-19' }]);
+  });
+});
