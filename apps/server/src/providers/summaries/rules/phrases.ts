@@ -62,12 +62,12 @@ const LEAD = String.raw`^(?:(?:${LEAD_WORDS})[,.!]?\s+)*`;
  * Verbs of the meeting itself ("I'll share my screen", "can you walk us through…", "would you
  * take us through the tables?", "give us the short version", "we'll call you back in", "would
  * you grab her?" for someone waiting outside, "would you mind stepping out?", "I'll take a
- * motion", "I call this meeting to order", "let me put it this way", "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
+ * motion", "I call this meeting to order", "let me put it this way", "I take it back" (a word withdrawn), "I'll stay out of that one"). "See" is perception ("I'll see", "can you see the
  * screen?") unless a person or a thing to visit or examine follows ("I'll see the Lab",
  * "I'll see Mrs Patel at ten"): then it is a task.
  */
 const IN_MEETING =
-  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|put it (?:this|that|another|differently|simply|bluntly)\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|call (?:this|the|our) (?:[\w'-]+ )*?(?:meeting|session|hearing|assembly)\b.*\bto order\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
+  /^(?:share (?:my|your|the) screen|start with|begin with|be\b|(?:walk|take|run|talk|bring|step) (?:us|you|me|everyone|everybody|the (?:board|committee|panel|room|group|team)) through|give (?:us|me|everyone) (?:the|a|an|your|some) (?:[\w'-]+ ){0,2}(?:version|picture|overview|update|rundown|run-down|summary|headlines?|recap|highlights|gist)\b|call (?:you|him|her|them) (?:back )?in\b|put it (?:this|that|another|differently|simply|bluntly)\b|take (?:it|that) back\b|(?:grab|fetch|get|bring) (?:her|him|them)(?: (?:back|in|back in))?[.!?]*$|(?:take|entertain|accept) (?:a|the|that) motion\b|call (?:this|the|our) (?:[\w'-]+ )*?(?:meeting|session|hearing|assembly)\b.*\bto order\b|second (?:that|it|the motion)\b|open (?:us|the meeting)\b|stay out of\b|recuse|step(?:ping)? (?:out|outside)\b|tell (?:us|me)|show (?:us|you)|explain|describe|repeat|introduce|clarify|elaborate|summari[sz]e|say|speak|talk about|go (?:ahead|first|on|next)|pass (?:it )?(?:over|back|on)|hand (?:it )?over|take notes|mute|unmute|hear|see (?:the|my|your|this|that) (?:screen|slides?|chart|document|doc|link|chat|window|page)\b|see(?! (?:her|him|them|the|a|an|my|your|his|their|our|mr|mrs|ms|dr)\b)|play devil)/;
 /** "be there tomorrow at two" is a visit promised; "be quick", "be honest" are about the call. */
 const VISIT = /^be (?:there|on site|over|in the office) \S/;
 /**
@@ -127,6 +127,14 @@ const OFFER = /(?<!\b(?:if|when|whether|what|how)\s)\bi could (?:maybe |probably
  */
 const PRESENT_COMMIT =
   /(?:^|[,;]\s*|\b(?:and|so|then|but)\s+)i ((?:send|call|phone|ring|e-?mail|text|write|prepare|make|check|update|book|order|ask|tell|fix|test|finish|bring|put|organi[sz]e|arrange|contact|print|draft|schedule|buy|pay|collect|deliver|install|confirm|do)\b.+)$/;
+/**
+ * The same with any other verb the tagger reads as a base-form verb ("I change it tonight", "I
+ * translate the poster on Monday", "before the holidays I go through all of it"), except verbs of
+ * a state, a feeling or coming and going.
+ */
+const PRESENT_ANY = /(?:^|[,;]\s*|\b(?:and|so|then|but)\s+|\s)i ([a-z]+)\b(.*)$/;
+const STATE_VERB =
+  /^(?:think|know|want|need|like|love|hate|see|hear|feel|mean|agree|disagree|guess|hope|believe|understand|remember|forget|have|say|suppose|prefer|wish|expect|doubt|wonder|care|mind|live|come|leave|stay|arrive|go|get|am|can|will|would|could|should|must|may|might|shall|did|was|had|promise|bet|reckon|suggest|propose|vote|move|second|apologi[sz]e|thank|trust|worry|assume|imagine|admit|realise|realize|notice|find|look|sound|seem|appreciate)$/;
 const MONTH = 'january|february|march|april|may|june|july|august|september|october|november|december';
 /**
  * A time still to come: a day named, or a date ("on the 6th", "by the 14th of May", "until 3
@@ -135,6 +143,9 @@ const MONTH = 'january|february|march|april|may|june|july|august|september|octob
 const FUTURE_TIME = new RegExp(
   String.raw`\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|till|before|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|(?:by|until|till|before|on) (?:the )?\d{1,2}(?:st|nd|rd|th)\b|(?:by|until|till|before|on) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?)?(?:${MONTH})\b)`,
 );
+/** A time put first: "Before Christmas I go through it", "In two days I finish it". */
+const FUTURE_TIME_BEFORE =
+  /\b(?:before (?:christmas|easter|the (?:weekend|holidays|summer|break))|in (?:two|three|a few|\d+) days|on the \d{1,2}(?:st|nd|rd|th))\b/;
 /** "I send it on the 6th of every month": a habit, though a date is named. */
 const RECURRING = /\b(?:every|each)\b/;
 /**
@@ -147,7 +158,7 @@ const RECURRING = /\b(?:every|each)\b/;
 const ANSWER_LEAD = /^(?:ok|okay|so|and|good|yes|yeah|then|fine|alright|all right)\b/;
 const NAMED_BEFORE = /^\w+ (?:it|them|this|that)\b/;
 const NOT_NOW =
-  /\b(?:and|but|then) (?:he|she|they|it|you|we) \w+|\b(?:when|whenever|if|usually|normally|always|often|sometimes|never|every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings)\b|^tell you\b(?! (?:the|by|when|on|tomorrow|today))|^do\b/;
+  /\b(?:and|but|then) (?:he|she|they|it|you|we) \w+|\b(?:when|whenever|if|unless|usually|normally|always|often|sometimes|never|every|each|(?:mon|tues|wednes|thurs|fri|satur|sun)days|weekends|mornings|evenings)\b|^tell you\b(?! (?:the|by|when|on|tomorrow|today))|^do\b/;
 /**
  * "I can do it again, but I'd rather someone else did", "I can open on the 13th, but I don't
  * want to open alone": the speaker hands it on or names what they can but will not do.
@@ -231,6 +242,18 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
         taskLike(present[1]!)))
   )
     return { kind: 'commit', task: clean(s, present[1]!), owner: s.speaker };
+  const other = present ? null : PRESENT_ANY.exec(bare);
+  if (other && !bare.endsWith('?') && presentTask(s, other[1]!)) {
+    const task = `${other[1]!}${other[2]!}`;
+    const before = bare.slice(0, other.index);
+    const timed =
+      (FUTURE_TIME.test(task) || FUTURE_TIME.test(before) || FUTURE_TIME_BEFORE.test(before)) &&
+      !RECURRING.test(bare) &&
+      !NOT_NOW.test(before) &&
+      !NOT_NOW.test(task.replace(/^\w+/, ''));
+    if (timed && !HABIT_BEFORE.test(before) && !IN_MEETING.test(task) && taskLike(task))
+      return { kind: 'commit', task: clean(s, task), owner: s.speaker };
+  }
   const delivery = DELIVERY.exec(bare);
   if (
     delivery &&
@@ -345,6 +368,13 @@ function taskLike(task: string): boolean {
  */
 const OBJECT_NEXT =
   /^(?:it|them|him|her|me|us|the|a|an|my|your|our|his|their|some|two|three|four|five|six|ten)$/;
+
+/** A verb of PRESENT_ANY: tagged a base-form verb, not a state ("go through" is a task). */
+function presentTask(s: Sentence, verb: string): boolean {
+  if (STATE_VERB.test(verb) && !(verb === 'go' && /\bi go (?:through|over)\b/.test(s.lower))) return false;
+  const token = s.tokens.find((t) => t.lower === verb);
+  return !!token && token.pos === 'VERB' && token.lemma === token.lower;
+}
 
 /** "your lists by the 1st" → "Send your lists by the 1st". */
 function sendTask(s: Sentence, needed: string): string {

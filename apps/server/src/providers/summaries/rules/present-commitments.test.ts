@@ -80,4 +80,31 @@ Lena: And I do think the crane was fine.
 Lena: I send the report to finance, and they check the numbers.`),
     ).toEqual([]);
   });
+
+  it('takes any other base-form task verb with a time to come, before or after it', async () => {
+    expect(
+      await actions(`Mirela: The sign on the door still says closed on Fridays.
+Lena: I change it tonight.
+Tomasz: I translate the leaflet into Polish on Monday.
+Lena: Before the holidays I go through all the invoices.`),
+    ).toEqual([
+      { owner: 'Lena', line: '2', due: '2026-05-19' },
+      { owner: 'Tomasz', line: '3', due: '2026-05-25' },
+      { owner: 'Lena', line: '4', due: null },
+    ]);
+  });
+
+  it('leaves states, conditions and habits with a time alone', async () => {
+    expect(
+      await actions(`Mirela: Is tomorrow fine for the delivery?
+Tomasz: I think tomorrow is fine.
+Lena: I have a dentist appointment tomorrow.
+Tomasz: When it arrives tomorrow I unpack it.
+Lena: No overtime tomorrow unless I sign off on it.
+Tomasz: I walk the dog every morning before work tomorrow too.
+Lena: Alright, I take it back: we deliver on Monday.
+Tomasz: I stay at home tomorrow.
+Lena: I expect the parcel on Monday.`),
+    ).toEqual([]);
+  });
 });
