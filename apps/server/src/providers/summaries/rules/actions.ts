@@ -212,7 +212,9 @@ function merge(drafts: Draft[], sentences: Sentence[]): Draft[] {
         k.owner !== null &&
         k.owner === d.owner &&
         Math.abs(k.line - d.line) <= ANSWER_WINDOW &&
-        (sharesWords(k.task, d.task, 0.5) || (d.anaphoric && !interrupted(k, d))),
+        (sharesWords(k.task, d.task, 0.5) ||
+          (d.anaphoric && !interrupted(k, d)) ||
+          (k.line === d.line && k.origin === 'commit' && d.origin === 'commit' && vague(d.task))),
     );
     if (same) {
       for (const l of d.lines) same.lines.add(l);
@@ -220,6 +222,18 @@ function merge(drafts: Draft[], sentences: Sentence[]): Draft[] {
     } else kept.push(d);
   }
   return kept;
+}
+
+/**
+ * "I'll chase them. I'll ring tomorrow.", "I'll come back with a plan. I'll bring something to
+ * the July meeting.": a second commitment in the same turn that names nothing new (something,
+ * it, or only a time) says more about the first.
+ */
+const TIME_WORDS =
+  /^(?:today|tonight|tomorrow|morning|afternoon|evening|week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday|first|thing|next|later|soon|meeting)$/;
+function vague(task: string): boolean {
+  if (/\b(?:something|anything)\b/i.test(task)) return true;
+  return [...words(task)].filter((w) => !TIME_WORDS.test(w)).length < 2;
 }
 
 function toItem(d: Draft, sentences: Sentence[], meetingDate: string): ActionItem {
@@ -281,10 +295,19 @@ function toItem(d: Draft, sentences: Sentence[], meetingDate: string): ActionIte
   return { text, owner: d.owner, due, sources: [...new Set(lineIds)] };
 }
 
-/** "…before the next release? That's the 4th.": the speaker names the date right after. */
+/**
+ * "…before the next release? That's the 4th.", "That's mine. Give me till Wednesday.": the speaker
+ * names the date right after.
+ */
 function datePutAfter(sentences: Sentence[], s: Sentence, meetingDate: string): string | null {
   const next = sentences[sentences.indexOf(s) + 1];
-  if (!next || next.line !== s.line || !/^(?:that's|that is|which is|it's|so that's)\b/.test(next.lower))
+  if (
+    !next ||
+    next.line !== s.line ||
+    !/^(?:that's|that is|which is|it's|so that's|give me (?:till|until|to)|i need (?:till|until))\b/.test(
+      next.lower,
+    )
+  )
     return null;
   return dueDate(next.text, meetingDate, { task: true });
 }

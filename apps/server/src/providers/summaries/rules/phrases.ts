@@ -141,7 +141,7 @@ const MONTH = 'january|february|march|april|may|june|july|august|september|octob
  * June", "next Friday"); "every"/"each" after it makes it a habit (checked apart).
  */
 const FUTURE_TIME = new RegExp(
-  String.raw`\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|till|before|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|(?:by|until|till|before|on) (?:the )?\d{1,2}(?:st|nd|rd|th)\b|(?:by|until|till|before|on) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?)?(?:${MONTH})\b)`,
+  String.raw`\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening|week)|after (?:this|the) (?:meeting|call)|later today|first thing|next (?:week|month|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|before (?:lunch|noon|the end of (?:the )?(?:day|week))|(?:by|until|till|before|on|within) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|(?:by|until|till|before|on) (?:the )?\d{1,2}(?:st|nd|rd|th)\b|(?:by|until|till|before|on) (?:the )?(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?)?(?:${MONTH})\b)`,
 );
 /** A time put first: "Before Christmas I go through it", "In two days I finish it". */
 const FUTURE_TIME_BEFORE =
@@ -175,6 +175,21 @@ const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please
 const IF_CONDITION =
   /\bif you could\b[^,;]*[,;]\s*(?:then\s+)?(?:we|i|they|he|she|you|it|that)(?:'d| would)\b(?! (?:be|really) (?:grateful|glad|great|happy|lovely|brilliant|perfect|helpful|ideal|wonderful|good)| appreciate)/;
 /**
+ * "Odile, I'll need three quotes from you for the release": what the speaker will need from the
+ * one named; the task is to send it.
+ */
+const NEED_FROM_YOU = /^(?:i|we)(?:'ll| will)? need (.+?) from you\b.*$/;
+/**
+ * A task claimed: "<task>, that's mine", "<task> is on me". Not a thing owned ("the blue mug is
+ * mine", "the decision is mine to make"): "mine" only after "<task>, that's", and the claim ends
+ * the clause.
+ */
+const CLAIMED =
+  /^(.+?)(?:,\s+(?:that's|that is)\s+(?:mine|on me|down to me)|\s+(?:is|are)\s+(?:on me|down to me))(?:,?\s+(?:then|too|as well))?\s*(?:[.!,;]|$)/;
+/** "Lunch is on me", "the first round's on me": a treat, not a task. */
+const TREAT =
+  /\b(?:lunch|coffee|coffees|drinks?|dinner|breakfast|round|beers?|pizza|tea|cake|bill|tab|snacks?)\b/;
+/**
  * "I need your lists by the 1st of June": what the speaker needs from someone, with a time;
  * the task is to send it.
  */
@@ -202,6 +217,19 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   const request = matchRequest(s, bare, people, previousSpeaker);
   if (request) return request;
 
+  // "The logrotate config, that's mine.", "Then the label copy is on me.": a task claimed.
+  const claimed = CLAIMED.exec(bare);
+  if (claimed && !bare.endsWith('?') && !TREAT.test(claimed[1]!)) {
+    const what = claimed[1]!.replace(/^(?:then|and|so|but)\s+/, '');
+    if (what.split(/\s+/).length <= 12) {
+      const said = clean(s, what);
+      const task = /^(?:that|this|it)$/.test(what)
+        ? 'Do it'
+        : `Do ${said.charAt(0).toLowerCase()}${said.slice(1)}`;
+      return { kind: 'commit', task, owner: s.speaker };
+    }
+  }
+
   const we = WE_FOR_YOU.exec(bare);
   if (we && !IN_MEETING.test(we[1]!)) return { kind: 'commit', task: clean(s, we[1]!), owner: s.speaker };
 
@@ -210,8 +238,11 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
   const doubted = !!commit && DOUBT_BEFORE.test(bare.slice(0, commit.index));
   const habit = !!commit && (HABIT_BEFORE.test(bare.slice(0, commit.index)) || HABIT_TASK.test(commit[1]!));
   if (commit && !bare.endsWith('?') && !DECLINED.test(bare) && !habit && !doubted) {
-    // "I'll see if I can find out…": a try is still the task taken on.
-    const task = commit[1]!.replace(/^see if (?:i|we) can (?:also )?/, '');
+    // "I'll see if I can find out…": a try is still the task taken on; so is "I'll need to get
+    // the change approved" (not "I can need to…").
+    const task = commit[1]!
+      .replace(/^see if (?:i|we) can (?:also )?/, '')
+      .replace(/^(?:also )?need to (?:also )?/, (m) => (/^i can\b/.test(bare.slice(commit.index)) ? m : ''));
     // "I can sign off myself": what the speaker is able to do, not a task taken on.
     const ability = /^i can\b/.test(bare.slice(commit.index)) && /\bmyself\b/.test(task);
     // "I can see the problem", "let me see the list": perception, or a look taken on the call
@@ -300,7 +331,7 @@ function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker
       const asked = new RegExp(String.raw`(?:^|[,;]\s*|\b)${ASK}(.+)$`).exec(rest);
       if (asked && taskLike(asked[1]!))
         return { kind: 'request', task: toBase(clean(s, asked[1]!), s), owner, ...also };
-      const needed = NEED_YOUR.exec(rest);
+      const needed = NEED_YOUR.exec(rest) ?? NEED_FROM_YOU.exec(rest);
       if (needed) return { kind: 'request', task: sendTask(s, needed[1]!), owner, ...also };
       return null;
     }
