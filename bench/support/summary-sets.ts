@@ -18,9 +18,11 @@ import { benchRoot } from './results.js';
  * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
  * classifier (tune14) was trained on every set here, train-2 included (training data written for
  * tune14 by a helper who saw neither the summariser nor blind-14), so `npm run train:decisions`
- * rebuilds it. Blind-14, spent too, joins these folds when the next round retrains. A meeting's set is
- * its directory's name below (blind-6, -7 and -8's keys say "held-out", train-2's say "train"; see
- * summaries.ts), except bench/meetings, whose keys say tune or held-out.
+ * rebuilds it. Blind-14 and blind-15, spent too, join these folds when the next round retrains
+ * (tune15's model, trained with blind-14, was not adopted: results/summaries-blind15-
+ * preregistration.md). A meeting's set is its directory's name below (blind-6, -7 and -8's keys
+ * say "held-out", train-2's say "train"; see summaries.ts), except bench/meetings, whose keys say
+ * tune or held-out.
  */
 export const SET_DIRS = {
   tune: 'meetings',
