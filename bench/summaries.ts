@@ -13,7 +13,7 @@
  * says that once the others were tuned on (blind in b01c807 and ba10fad, blind-2 in 0659439,
  * blind-3 in 1aa3b35).
  *
- * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-15|train limits the run to one set (tuning
+ * BENCH_SUMMARY_SET=tune|held-out|blind|blind-2|…|blind-16|train limits the run to one set (tuning
  * uses `tune`); blind-4 is scored only when asked for: BENCH_SUMMARY_SET=blind-4, or
  * BENCH_SUMMARY_BLIND4=1 to add it to a full run (and to bench/results/summaries.json, as `blind4`);
  * blind-5, blind-6, blind-7 and blind-8 the same way (BENCH_SUMMARY_BLIND5=1, BENCH_SUMMARY_BLIND6=1,
@@ -103,6 +103,10 @@ const withBlind14 = only === 'blind-14' || process.env.BENCH_SUMMARY_BLIND14 ===
 // bench/results/summaries-blind15-preregistration.md and merged after: BENCH_SUMMARY_SET=blind-15
 // or BENCH_SUMMARY_BLIND15=1.
 const withBlind15 = only === 'blind-15' || process.env.BENCH_SUMMARY_BLIND15 === '1';
+// blind-16 (to be written unseen on its own branch, blind16, while branch tune16 tunes) is read
+// only when asked for and only once it exists: BENCH_SUMMARY_SET=blind-16; pre-registered in
+// bench/results/summaries-blind16-preregistration.md.
+const withBlind16 = only === 'blind-16' || process.env.BENCH_SUMMARY_BLIND16 === '1';
 const dirs = [
   'meetings',
   'meetings-blind',
@@ -120,6 +124,7 @@ const dirs = [
   ...(withBlind13 ? ['meetings-blind-13'] : []),
   ...(withBlind14 ? ['meetings-blind-14'] : []),
   ...(withBlind15 ? ['meetings-blind-15'] : []),
+  ...(withBlind16 ? ['meetings-blind-16'] : []),
   'meetings-train-1',
   'meetings-train-2',
 ].map((d) => path.join(benchRoot, d));
@@ -139,6 +144,7 @@ const SET_OF_DIR: Record<string, ApartSet> = {
   'meetings-blind-13': 'blind-13',
   'meetings-blind-14': 'blind-14',
   'meetings-blind-15': 'blind-15',
+  'meetings-blind-16': 'blind-16',
   'meetings-train-2': 'train-2',
 };
 
@@ -234,6 +240,11 @@ const APART = {
     record: 'blind15',
     title: 'BLIND SET 15 (bench/meetings-blind-15: written unseen by another engineer)',
     note: 'bench/meetings-blind-15, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind15-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+  },
+  'blind-16': {
+    record: 'blind16',
+    title: 'BLIND SET 16 (bench/meetings-blind-16: written unseen by another engineer)',
+    note: 'bench/meetings-blind-16, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind16-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
   },
   train: {
     record: 'train',
