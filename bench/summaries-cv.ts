@@ -1,7 +1,7 @@
 /**
  * Leave-one-set-out cross-validation of the learned decision classifier against the hand-written
  * rules (apps/server/src/providers/summaries/learned/). The sets are those of
- * bench/support/summary-sets.ts: tune, held-out, blind, blind-2 … blind-13, train and train-2 —
+ * bench/support/summary-sets.ts: tune, held-out, blind, blind-2 … blind-15, train and train-2 —
  * never a sealed blind set, which is not listed there until its one measurement. For each set, every system is fitted on
  * the other sets only — L2 strength, threshold, and for "combined" which way to combine, all
  * chosen by a second leave-one-set-out inside them — then the left-out set is scored with

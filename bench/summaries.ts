@@ -234,12 +234,12 @@ const APART = {
   'blind-14': {
     record: 'blind14',
     title: 'BLIND SET 14 (bench/meetings-blind-14: written unseen by another engineer)',
-    note: 'bench/meetings-blind-14, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind14-preregistration.md; since tune15 the action rules were tuned on its misses (in-sample for actions); the shipped decision classifier was not trained on it; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-14, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind14-preregistration.md; since tune15 the action rules were tuned on its misses (in-sample for actions); since tune16 a training set and CV fold of the decision classifier (bench/support/summary-sets.ts: in-sample for any model trained after); not part of "all" or the verdict',
   },
   'blind-15': {
     record: 'blind15',
     title: 'BLIND SET 15 (bench/meetings-blind-15: written unseen by another engineer)',
-    note: 'bench/meetings-blind-15, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind15-preregistration.md; never used for tuning or training; not part of "all" or the verdict',
+    note: 'bench/meetings-blind-15, written by another engineer without sight of the summariser; measured once as pre-registered in bench/results/summaries-blind15-preregistration.md; since tune16 the action rules were tuned on its misses (in-sample for actions) and it is a training set and CV fold of the decision classifier (in-sample for any model trained after); not part of "all" or the verdict',
   },
   'blind-16': {
     record: 'blind16',

@@ -14,13 +14,14 @@ import { benchRoot } from './results.js';
  *
  * Every set is listed here by name and directory, and only these are ever read: a sealed test (a
  * blind set written on its own branch) stays absent until its one measurement, so nothing that
- * trains or cross-validates can see it. Blind-9 … -13 are spent (each measured once:
+ * trains or cross-validates can see it. Blind-9 … -15 are spent (each measured once:
  * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
  * classifier (tune14) was trained on every set here, train-2 included (training data written for
  * tune14 by a helper who saw neither the summariser nor blind-14), so `npm run train:decisions`
- * rebuilds it. Blind-14 and blind-15, spent too, join these folds when the next round retrains
- * (tune15's model, trained with blind-14, was not adopted: results/summaries-blind15-
- * preregistration.md). A meeting's set is its directory's name below (blind-6, -7 and -8's keys
+ * rebuilds it. Blind-14 and blind-15, spent too (measured once each: results/summaries-blind14…15-
+ * preregistration.md), are training sets and folds since tune16 (tune15's model, trained with
+ * blind-14, was not adopted; results/summaries-blind16-preregistration.md says how tune16 chooses).
+ * A meeting's set is its directory's name below (blind-6, -7 and -8's keys
  * say "held-out", train-2's say "train"; see summaries.ts), except bench/meetings, whose keys say
  * tune or held-out.
  */
@@ -42,6 +43,8 @@ export const SET_DIRS = {
   'blind-12': 'meetings-blind-12',
   'blind-13': 'meetings-blind-13',
   'train-2': 'meetings-train-2',
+  'blind-14': 'meetings-blind-14',
+  'blind-15': 'meetings-blind-15',
 } as const;
 export type CvSet = keyof typeof SET_DIRS;
 /** The folds of leave-one-set-out cross-validation, in time order. */

@@ -25,6 +25,8 @@ interface Open {
   taken: boolean;
 }
 
+const HOLD_ON =
+  /^(?:give me (?:a|one|two) (?:sec|second|moment|minute|tick)|(?:one|just a|half a) (?:sec|second|moment|minute)\b|hang on\b|bear with me\b)/;
 const WHEN = /\b(?:when|how long|by when|eta|deadline|what date|which day)\b/;
 
 /** How far an answer may be from the request or open task it answers, in lines. */
@@ -47,6 +49,12 @@ export function findActionItems(
     cue(s, people, addressedIn(sentences, s, people) ?? previousSpeaker(sentences, s)),
   );
 
+  // "I'll just swing the telescope over. Give me a second.": done on the call, while they wait.
+  cues.forEach((c, i) => {
+    const next = sentences[i + 1];
+    if (c?.kind === 'commit' && next?.line === sentences[i]!.line && HOLD_ON.test(next.lower)) cues[i] = null;
+  });
+
   sentences.forEach((s, i) => {
     const c = cues[i];
     if (!c) return;
@@ -60,7 +68,7 @@ export function findActionItems(
     }
     if (c.kind === 'accept') {
       const asked = lastRequestTo(drafts, c.owner, s.line);
-      const told = asked ? null : imperativeBefore(sentences, i);
+      const told = asked ? null : imperativeBefore(sentences, i, people);
       if (asked) join(asked, s);
       else if (told) {
         drafts.push({
@@ -165,13 +173,17 @@ function spokeBefore(sentences: Sentence[], i: number): boolean {
 }
 
 /** The bare imperative by someone else on the line just before an accept ("Will do."). */
-function imperativeBefore(sentences: Sentence[], i: number): { task: string; sentence: Sentence } | null {
+function imperativeBefore(
+  sentences: Sentence[],
+  i: number,
+  people: People,
+): { task: string; sentence: Sentence } | null {
   const s = sentences[i]!;
   for (let j = i - 1; j >= 0; j -= 1) {
     const p = sentences[j]!;
     if (p.line === s.line) continue;
     if (s.line - p.line > 1 || p.speaker === s.speaker) return null;
-    const task = imperativeTask(p);
+    const task = imperativeTask(p, people);
     if (task) return { task, sentence: p };
   }
   return null;

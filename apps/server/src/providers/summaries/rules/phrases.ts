@@ -74,17 +74,18 @@ const VISIT = /^be (?:there|on site|over|in the office) \S/;
  * Not commitments: wishes, opinions, perception; conceding a point ("I'll give you that"), a
  * prohibition or a stop ("please don't say but", "I'll stop", "don't ring the fire brigade"; but
  * "don't forget to send it" asks for the sending), leaving something to others ("I'll leave it to
- * the letter"), coping ("I'll manage"), taking one's leave ("I'll get going"), blaming.
+ * the letter"), coping ("I'll manage"), taking one's leave ("I'll get going"), blaming; "forget
+ * the drivers" calls a task off.
  */
 const NOT_A_TASK =
-  /^(?:need|want|like|love|hate|admit|bet|guess|think|feel|know|remember|miss|imagine|understand|relate|agree|disagree|wonder|hope|try and see|live with|go along with|get behind|accept that|work with that|believe (?:it|that|you)|(?:give|grant) (?:you|him|her|them) that|(?:don't|do not|never|not)\b(?! forget)|stop(?: (?:there|talking|now|here))?[.!]*$|shut up|manage[.!]*$|leave (?:it|that|this|them) (?:to|there|at that|be)\b|get going\b|head (?:off|out)\b|let you (?:go|get on)\b|blame\b)/;
+  /^(?:need|want|like|love|hate|admit|bet|guess|think|feel|know|remember|miss|imagine|understand|relate|agree|disagree|wonder|hope|try and see|live with|go along with|get behind|accept that|work with that|believe (?:it|that|you)|(?:give|grant) (?:you|him|her|them) that|(?:don't|do not|never|not)\b(?! forget)|stop(?: (?:there|talking|now|here))?[.!]*$|shut up|manage[.!]*$|leave (?:it|that|this|them) (?:to|there|at that|be)\b|get going\b|head (?:off|out)\b|let you (?:go|get on)\b|blame\b|forget\b)/;
 
 /**
  * Anywhere in the sentence (speech-to-text gives no commas to anchor on), except in a clause that
  * only sets a condition or a time ("if I can…", "when I'll…", "what I can…").
  */
 const COMMIT = new RegExp(
-  String.raw`(?<!\b(?:if|when|whether|what|unless|because|until|where|how|why|whatever|as long as|now)\s)\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|i can|let me)\s+(?:also\s+|just\s+|then\s+|quickly\s+|definitely\s+|happily\s+)?(?:try to\s+)?(.+)$`,
+  String.raw`(?<!\b(?:if|when|whether|what|unless|because|until|where|how|why|whatever|as long as|now)\s)\b(?:i'll|i will|i'm going to|i am going to|i'm gonna|i can|let me|i'm happy to|i am happy to|i'd be happy to|i would be happy to)\s+(?:also\s+|just\s+|then\s+|quickly\s+|definitely\s+|happily\s+)?(?:try to\s+)?(.+)$`,
 );
 const WE_FOR_YOU =
   /(?:^|[,;]\s*)(?:we'll|we will)\s+(?:also\s+)?((?:get back to|follow up with|send|email|call|share with) you\b.*)$/;
@@ -99,13 +100,17 @@ const SELF_ACCEPT =
  * probably get approved"), conditional on what the others want ("I can pick them up, if that
  * helps", "I can write that if you're stretched"), or terms put on the table in a negotiation
  * ("I can hold fifteen percent at nine for six months", "I can cap any increase at five
- * percent", "I can include it free", "I can hold the rooms without a deposit"). Like "I could…", it is an action item only if the next speaker takes it up.
+ * percent", "I can include it free", "I can hold the rooms without a deposit", "I'll take the
+ * mesh off the bill"). Like "I could…", it is an action item only if the next speaker takes it up.
  */
 const HEDGED_TASK = /^(?:probably|maybe|possibly|perhaps)\s+/;
+/** "I'm happy to go with that / wait / leave it": agreeing, not taking a task on. */
+const HAPPY_NOT_A_TASK =
+  /^(?:go (?:with|along)|keep|wait|leave|support|back|accept|answer|take (?:any |some )?questions|report|stick|carry on|continue|proceed|move on|help|be\b|have|let|see|hear|say|start|go first|chat|talk|discuss)\b/;
 const IF_WANTED =
   /,?\s+if (?:(?:that|it|this)(?:'d| would| will)? (?:helps?|suits?|works? for (?:you|everyone)|is useful|'s useful|makes (?:it|things|life) easier|'s easier|is easier)|(?:you|they|he|she|anyone|anybody|people)(?:'d| would|'re| are)? (?:want|wants|like|likes|need|needs|prefer|prefers|wish|stretched|busy|short|get stuck|can't)|needed|necessary|required)\b.*$/;
 const TERMS_OFFER =
-  /^(?:offer|hold|cap|match|waive|throw in|include|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b|free\b|for nothing\b|at no (?:extra )?(?:cost|charge)\b|without (?:a |any )?(?:deposit|charge|fee)\b)/;
+  /^(?:offer|take|hold|cap|match|waive|throw in|include|knock|stretch (?:it |that )?to|go (?:down |up )?to|drop (?:it |the price )?to|do (?:it |that |you |this )?(?:for|at) (?:\d|a |one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty|fifty|half)).*\b(?:percent|per cent|%|discount|price|rate|fee|a (?:month|year|unit|head|seat)|per (?:month|year|unit|hour|head|seat|kilo|tonne)|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|fifty|hundred|thousand) (?:pounds|dollars|euros|quid|bucks|k)\b|free\b|for nothing\b|at no (?:extra )?(?:cost|charge)\b|without (?:a |any )?(?:deposit|charge|fee)\b|off the (?:bill|price|invoice|quote|total)\b)/;
 /**
  * What the speaker does as a habit, or did, told as a story (an interview answer, a how-we-work
  * description): "Usually I'll sit with the team first", "In my last job I'd…", "I'll always
@@ -166,6 +171,10 @@ const NOT_NOW =
 const DECLINED =
   /\bbut (?:(?:i'd|i would) (?:rather|prefer)(?: not| someone else| somebody else| if someone)|i (?:don't|do not) want to (?:\w+ )?(?:it )?(?:alone|on my own|by myself)\b)/;
 
+/** "Can everyone see the map?", "can everybody hear me?": about the call itself. */
+const ALL_ON_CALL = /^(?:see|hear|follow|read|access|open|find|join|get in)\b/;
+/** "Can everyone…", "could you all…", "would all of you…". */
+const ASK_ALL = String.raw`(?:could|can|would|will) (?:everyone|everybody|you all|all of you) (?:please )?(?:also )?`;
 const ASK = String.raw`(?:would you mind |(?:could|can|would|will) you (?:please )?(?:also )?|please (?!do\b|and\b)|i'd like you to |i need you to |do you want to |if you could (?:please |just |also )?)`;
 /**
  * "If you could send me the list by the 14th, the kitchen will have it in time" asks; "if you
@@ -251,9 +260,24 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
       /^(?:i can|let me)\b/.test(bare.slice(commit.index)) &&
       /^see\b(?! (?:her|him|them|mr|mrs|ms|dr)\b)/.test(task);
     const inMeeting = IN_MEETING.test(task) && !VISIT.test(task);
-    if (!inMeeting && !NOT_A_TASK.test(task) && !/^know\b/.test(task) && !ability && !looking) {
+    // "I'm happy to organise the move" takes it on; "I'm happy to go with that" agrees.
+    const happy = /^i(?:'m| am|'d be| would be) happy to\b/.test(bare.slice(commit.index));
+    const agreed = happy && HAPPY_NOT_A_TASK.test(task);
+    // "Let me just — hang on, I've got it up": broken off, nothing taken on.
+    const brokenOff = /^[—–-]/.test(task);
+    if (
+      !inMeeting &&
+      !NOT_A_TASK.test(task) &&
+      !/^know\b/.test(task) &&
+      !ability &&
+      !looking &&
+      !agreed &&
+      !brokenOff
+    ) {
       const hedged = HEDGED_TASK.exec(task);
-      if (hedged || IF_WANTED.test(task) || TERMS_OFFER.test(task)) {
+      // "I can offer Monday the ninth or the sixteenth": a choice put to the others.
+      const offered = /^i can offer\b/.test(bare.slice(commit.index));
+      if (hedged || IF_WANTED.test(task) || TERMS_OFFER.test(task) || offered) {
         const offered = task.slice(hedged?.[0].length ?? 0).replace(IF_WANTED, '');
         return { kind: 'offer', task: clean(s, offered), owner: s.speaker };
       }
@@ -308,6 +332,19 @@ export function cue(s: Sentence, people: People, previousSpeaker: string | null)
 
 function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker: string | null): Cue | null {
   if (IF_CONDITION.test(bare)) return null;
+  // "Can everyone send me thirty quid by Monday?": asked of all, nobody in particular.
+  // "…, so can everyone send me thirty quid by Monday?" too.
+  const all = new RegExp(String.raw`(?:^|[,;]\s*(?:so\s+)?|\bso\s+)${ASK_ALL}(.+)$`).exec(bare);
+  if (all && taskLike(all[1]!) && !ALL_ON_CALL.test(all[1]!))
+    return { kind: 'request', task: toBase(clean(s, all[1]!), s), owner: null };
+  // "Everyone who's claiming expenses, I need your receipts by the 30th", "Everybody, send me…".
+  const toAll = /^(?:everyone|everybody|all of you)\b([^,?]{0,40}),\s+(.+)$/.exec(bare);
+  if (toAll && !/\b(?:i|we)\b/.test(toAll[1]!)) {
+    const needed = NEED_YOUR.exec(toAll[2]!);
+    if (needed) return { kind: 'request', task: sendTask(s, needed[1]!), owner: null };
+    if (toAll[1] === '' && imperative(toAll[2]!, s, people))
+      return { kind: 'request', task: clean(s, toAll[2]!), owner: null };
+  }
   const names = people.size > 0 ? people.pattern() : null;
   if (names) {
     // "Luis, could you…", "Laura, send the link…", "Aisha, since you built it, please update…";
@@ -326,8 +363,13 @@ function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker
       const rest = named[4]!;
       // "Ben, timebox it…, please, and report back": the verb that opens it is the request; after
       // two names only with a comma ("Sunita and Mateo read them" tells who does it).
-      if ((others.length === 0 || named[3] === ',') && imperative(rest, s))
+      if ((others.length === 0 || named[3] === ',') && imperative(rest, s, people))
         return { kind: 'request', task: clean(s, rest), owner, ...also };
+      // "Jomar, you prepare the documents", "Rhys, you and Kwame swap the ropes after close",
+      // "Javier, you can call the crane company?": a task told or asked with "you" (the one named
+      // is asked; "you and Kwame" says who helps).
+      const told = others.length === 0 && named[3] === ',' ? youTold(rest, s, people) : null;
+      if (told) return { kind: 'request', task: told, owner };
       const asked = new RegExp(String.raw`(?:^|[,;]\s*|\b)${ASK}(.+)$`).exec(rest);
       if (asked && taskLike(asked[1]!))
         return { kind: 'request', task: toBase(clean(s, asked[1]!), s), owner, ...also };
@@ -338,7 +380,7 @@ function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker
     // "It goes on the agenda, and Callum, bring the guidance with you": a name, a comma and an
     // imperative after "and" or a comma, mid-sentence.
     const midway = new RegExp(String.raw`(?:[,;]\s*|\band\s+)(${names}),\s+(.+)$`).exec(bare);
-    if (midway && imperative(midway[2]!, s))
+    if (midway && imperative(midway[2]!, s, people))
       return { kind: 'request', task: clean(s, midway[2]!), owner: people.find(midway[1]!) };
     // "…we can start in June raj can you get the app configured": a name right before the ask,
     // mid-sentence (speech-to-text does not split sentences).
@@ -381,9 +423,9 @@ function matchRequest(s: Sentence, bare: string, people: People, previousSpeaker
  * "Send me the figures for March.": a task said as a bare imperative, to nobody by name. Alone it
  * is no action item (it may be advice); answered by "Will do." it is one, for whoever answered.
  */
-export function imperativeTask(s: Sentence): string | null {
+export function imperativeTask(s: Sentence, people?: People): string | null {
   const bare = s.lower.replace(/\s+/g, ' ').trim().replace(new RegExp(LEAD), '');
-  if (bare.endsWith('?') || !imperative(bare, s)) return null;
+  if (bare.endsWith('?') || !imperative(bare, s, people)) return null;
   return clean(s, bare);
 }
 
@@ -414,7 +456,7 @@ function sendTask(s: Sentence, needed: string): string {
 }
 
 /** "send the link…": the sentence goes on with a verb in its base form (wink's lemma = word). */
-function imperative(rest: string, s: Sentence): boolean {
+function imperative(rest: string, s: Sentence, people?: People): boolean {
   const [first, next] = rest.split(/[\s,]+/);
   if (
     !first ||
@@ -424,9 +466,44 @@ function imperative(rest: string, s: Sentence): boolean {
   const token = s.tokens.find((t) => t.lower === first);
   if (!token || token.lemma !== token.lower || !taskLike(rest)) return false;
   if (token.pos === 'VERB') return true;
+  // "Retest the pool at half seven": a verb the tagger does not know, capitalised at the start,
+  // reads as a name; it is a verb when an object follows at once and nobody is called so.
+  const unknown =
+    token.pos === 'PROPN' && !!people && people.find(first) === null && rest.charAt(first.length) === ' ';
   // "Amir, coffee the usual way?": in a question the noun stays a noun.
-  return token.pos === 'NOUN' && !!next && OBJECT_NEXT.test(next) && !s.lower.trim().endsWith('?');
+  return (
+    (token.pos === 'NOUN' || unknown) && !!next && OBJECT_NEXT.test(next) && !s.lower.trim().endsWith('?')
+  );
 }
+
+/**
+ * After "<Name>, ": "you prepare the documents" / "you and Kwame swap the ropes" (a base-form
+ * verb, not a state: "you know the numbers", "you wrote it" tell), or "you can call them…?" (asked;
+ * "you could organise…" only suggests). The task, or null.
+ */
+function youTold(rest: string, s: Sentence, people: People): string | null {
+  const m = /^you (?:and ([a-z][\w'-]*) )?(can )?([a-z]+)\b(.*)$/.exec(rest);
+  if (!m) return null;
+  const [, helper, can, verb, after] = m;
+  if (helper && people.find(helper) === null) return null;
+  const asked = s.lower.trim().endsWith('?') || /\bplease\b/.test(rest);
+  if (can ? !asked : asked || RECURRING.test(after!)) return null;
+  // "move" is a state verb only for motions ("I move that…").
+  if ((verb !== 'move' && STATE_VERB.test(verb!)) || NOT_TOLD.test(`${verb}${after}`)) return null;
+  const token = s.tokens.find((t) => t.lower === verb);
+  if (!token || token.lemma !== token.lower) return null;
+  // After "you and Kwame" the tagger reads the verb as a noun: an object after it says otherwise.
+  const object = OBJECT_NEXT.test(after!.trim().split(/[\s,]+/)[0] ?? '');
+  if (token.pos !== 'VERB' && !(token.pos === 'NOUN' && object)) return null;
+  const task = `${verb}${after}`;
+  return taskLike(task) ? clean(s, task) : null;
+}
+/**
+ * "you make a good point", "you win", "you hold the equipment budget" (why they are asked what
+ * follows): said of someone, not a task.
+ */
+const NOT_TOLD =
+  /^(?:make (?:a |an |some )?(?:good |fair |valid |strong )?points?\b|win|lose|owe|hold|own)\b/;
 
 /** "adding that…" → "add that…", "updating the docs" → "update the docs" (wink's lemma). */
 function toBase(task: string, s: Sentence): string {
