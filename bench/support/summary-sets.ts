@@ -15,12 +15,12 @@ import { benchRoot } from './results.js';
  * Every set is listed here by name and directory, and only these are ever read: a sealed test (a
  * blind set written on its own branch) stays absent until its one measurement, so nothing that
  * trains or cross-validates can see it. Blind-9 … -15 are spent (each measured once:
- * results/summaries-blind9…13-preregistration.md) and are folds like the others; the shipped
- * classifier (tune14) was trained on every set here, train-2 included (training data written for
- * tune14 by a helper who saw neither the summariser nor blind-14), so `npm run train:decisions`
- * rebuilds it. Blind-14 and blind-15, spent too (measured once each: results/summaries-blind14…15-
- * preregistration.md), are training sets and folds since tune16 (tune15's model, trained with
- * blind-14, was not adopted; results/summaries-blind16-preregistration.md says how tune16 chooses).
+ * results/summaries-blind9…15-preregistration.md) and are folds like the others (blind-16, spent
+ * too, joins them at the next round). Blind-14 and
+ * blind-15 are training sets and folds since tune16, but no model trained with them has been
+ * adopted (tune15's and tune16's were not): the shipped classifier is tune14's configuration
+ * fitted on the other seventeen sets, train-2 included, and refitted on the action rules adopted
+ * after blind-16, so `npm run train:decisions -- --without blind-14,blind-15` rebuilds it.
  * A meeting's set is its directory's name below (blind-6, -7 and -8's keys
  * say "held-out", train-2's say "train"; see summaries.ts), except bench/meetings, whose keys say
  * tune or held-out.
