@@ -114,6 +114,15 @@ export function signalUrl(
   return `${scheme}//${location.host}/ws?${params.toString()}`;
 }
 
+/**
+ * How long a ping may go unanswered before the link counts as dead and the socket is replaced. Not
+ * shorter: a page starved of CPU (five browsers on two slow cores in the SFU browser test, 2026-11-27)
+ * answered late, and at 4 s every late pong became a reconnect and an SFU renegotiation, which
+ * starved the pages further; at 10 s none did. A link that is really gone is still found within
+ * 15 s (pings every 5 s), inside the server's resume grace.
+ */
+export const PONG_TIMEOUT_MS = 10_000;
+
 export class SignalClient {
   private readonly opts: Required<Omit<SignalClientOptions, 'log'>> & Pick<SignalClientOptions, 'log'>;
   private socket: WebSocketLike | null = null;
@@ -143,7 +152,7 @@ export class SignalClient {
       giveUpAfterMs: WS_LIMITS.resumeGraceMs,
       joinTimeoutMs: WS_LIMITS.joinTimeoutMs,
       pingIntervalMs: 5000,
-      pongTimeoutMs: 4000,
+      pongTimeoutMs: PONG_TIMEOUT_MS,
       random: Math.random,
       ...(Object.fromEntries(
         Object.entries(options).filter(([, v]) => v !== undefined),
