@@ -28,6 +28,17 @@ export class FreeTimeOverlay {
   async secondsLeft(): Promise<number> {
     return toSeconds((await this.timeLeft.textContent()) ?? '');
   }
+  /** The badge's style and its seconds left, read together in one task of the page. */
+  async stateAndSecondsLeft(): Promise<{ state: string | null; left: number }> {
+    const read = await this.page.evaluate(() => ({
+      state:
+        document
+          .querySelector('[data-testid="free-time-overlay"] [data-state]')
+          ?.getAttribute('data-state') ?? null,
+      left: document.querySelector('[data-testid="free-time-left"]')?.textContent ?? '',
+    }));
+    return { state: read.state, left: toSeconds(read.left) };
+  }
 
   /**
    * Starts watching, in the page, for the payment prompt to appear; the function it answers gives

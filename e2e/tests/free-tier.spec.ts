@@ -104,7 +104,10 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     // than that on a starved machine (2026-11-27), and the grace dialog had replaced the prompt.
     await gus.overlay.prompt.getByRole('button', { name: 'Skip for now' }).click();
     await gus.overlay.prompt.waitFor({ state: 'detached' });
-    expect(await gus.overlay.state()).toBe('warning');
+    // Skipping keeps the warning style while free time is left. On a machine slow enough that the
+    // click and the read took the prompt's whole 5 s (2026-11-27, session 13), the grace has begun.
+    const afterSkip = await gus.overlay.stateAndSecondsLeft();
+    expect(afterSkip.state).toBe(afterSkip.left > 0 ? 'warning' : 'grace');
     await bea.overlay.prompt.getByRole('button', { name: 'Skip for now' }).click();
     await screenshot(gus.page, 'free-tier-warning-desktop');
 
@@ -169,26 +172,34 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     await lea.overlay.timeLeft.waitFor();
     await lea.page.waitForTimeout(6000);
     const counted = await lea.overlay.secondsLeft();
+    const countedAt = Date.now();
     expect(counted).toBeLessThanOrEqual(40);
-    // A reload resumes the same participant: the clock shows the server's time, not a fresh 45.
+    // A reload resumes the same participant: the clock shows the server's time, not a fresh 45
+    // (the reload's own seconds count: the participant is still in).
     await lea.page.reload();
     await lea.room.waitJoined();
     await lea.overlay.timeLeft.waitFor();
     const before = await lea.overlay.secondsLeft();
+    const beforeAt = Date.now();
     expect(before).toBeLessThanOrEqual(counted);
-    expect(before).toBeGreaterThanOrEqual(counted - 6);
+    expect(before).toBeGreaterThanOrEqual(counted - Math.max(6, seconds(beforeAt - countedAt) + 1));
     await lea.room.control('Leave meeting').click();
     await lea.page.getByRole('heading', { name: 'You left the meeting' }).waitFor();
-    // Time away is not counted; a new tab, a new name, the same e-mail: the same clock.
+    const leftAt = Date.now();
+    // Time away is not counted; a new tab, a new name, the same e-mail: the same clock. What may
+    // count is the time in the room on either side of the 4 s away (the click to leave, the join
+    // and the read), measured here: on a starved machine a join alone took over 3 s.
     await lea.page.waitForTimeout(4000);
     const again = await page();
+    const joinAt = Date.now();
     await again.room.open(meetingId);
     await again.room.joinFromDialog('Lea Again', { email: 'LEA@example.com', micOn: false });
     await again.overlay.timeLeft.waitFor();
     const after = await again.overlay.secondsLeft();
+    const inRoom = leftAt - beforeAt + (Date.now() - joinAt);
     expect(after).toBeLessThanOrEqual(before);
-    expect(after).toBeGreaterThanOrEqual(before - 3);
-  }, 60_000);
+    expect(after).toBeGreaterThanOrEqual(before - Math.max(3, seconds(inRoom) + 1));
+  }, 120_000);
 
   it("a Pro host's cover-everyone meeting shows no clock to a guest", async () => {
     const meetingId = await createMeeting(hostPage);
@@ -216,5 +227,10 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     await dee.page.waitForTimeout(3000);
     expect(await dee.page.getByTestId('free-time-overlay').count()).toBe(0);
     expect(await cy.page.getByTestId('free-time-overlay').count()).toBe(0);
-  }, 60_000);
+  }, 120_000);
 });
+
+/** Milliseconds as whole seconds, rounded up. */
+function seconds(ms: number): number {
+  return Math.ceil(ms / 1000);
+}
