@@ -41,6 +41,9 @@ async function main() {
     .split(',')
     .filter((x) => x !== '');
   for (const w of without) if (!CV_SETS.includes(w as CvSet)) throw new Error(`no set ${w}`);
+  const fixed = arg('threshold', '');
+  if (fixed !== '' && !(Number(fixed) > 0 && Number(fixed) < 1))
+    throw new Error(`--threshold ${fixed}: 0 < t < 1`);
   const sets = CV_SETS.filter((x) => !without.includes(x));
   const meetings = [
     ...(await loadKeyedMeetings({ sets })),
@@ -48,7 +51,6 @@ async function main() {
   ];
   const fitted = fitVariant(meetings, variant, criterion);
   const { l2, innerF1 } = fitted;
-  const fixed = arg('threshold', '');
   if (fixed !== '') console.log(`threshold ${fitted.model.threshold} chosen, set to ${fixed}`);
   const model = fixed === '' ? fitted.model : { ...fitted.model, threshold: Number(fixed) };
   console.log(
