@@ -77,9 +77,13 @@ interface Rise {
 
 function rise(before: RemoteMediaSample, after: RemoteMediaSample): Rise {
   const sameElement = before.tile && after.tile && before.tile.element === after.tile.element;
+  const shown = after.tile?.presentedFrames ?? 0;
+  // A count that went down restarted: the same element was given a new stream in the window (a
+  // resubscription after Janus restarted, 2026-11-27), so everything it shows now is new.
+  const restarted = sameElement && shown < before.tile!.presentedFrames;
   return {
     framesDecoded: after.framesDecoded - before.framesDecoded,
-    tileFrames: (after.tile?.presentedFrames ?? 0) - (sameElement ? before.tile!.presentedFrames : 0),
+    tileFrames: shown - (sameElement && !restarted ? before.tile!.presentedFrames : 0),
     audioEnergy: after.audioEnergy - before.audioEnergy,
   };
 }
