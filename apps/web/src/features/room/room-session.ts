@@ -223,7 +223,11 @@ export class RoomSession {
     this.bridgeAtJoin = false;
     this.connectedAtJoin = mesh ? new Set(others.filter((p) => p.isConnected).map((p) => p.id)) : new Set();
     // A resume keeps the SFU connections, unless one failed while we were away (a long drop).
-    if (this.mediaMode === 'sfu') this.startSfu(!m.resumed || this.sfu?.failed === true);
+    if (this.mediaMode === 'sfu') {
+      const fresh = !m.resumed || this.sfu?.failed === true;
+      if (!fresh) this.sfu?.resumed();
+      this.startSfu(fresh);
+    }
     for (const id of this.connectedAtJoin) this.mesh.connect(id);
     this.lastMediaState = '';
     // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone

@@ -54,6 +54,13 @@ const DECODE_WAIT_MS = 10_000;
 export const VIDEO_WAIT_MS = 4000;
 /** How often the shown videos are checked for decoding progress (see `checkStalls`). */
 export const STALL_CHECK_MS = 1000;
+/**
+ * A shown participant who sends video but whose video is not in our subscription this long after
+ * the view was last sent has the view sent again (`sfu_view` is idempotent on the server): the
+ * message may have gone out on a socket that was dying, or the server's update of the
+ * subscription may have failed for good.
+ */
+export const VIEW_RESEND_MS = 5000;
 
 async function framesDecoded(receiver: RTCRtpReceiver): Promise<number> {
   let n = 0;
@@ -99,6 +106,7 @@ export class SfuSession {
   /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
   private view: VideoWant[] | null = null;
   private viewSent = '';
+  private viewSentAt = 0;
   private subscribed = false;
   /** Subscriber offers are taken one at a time, in order. */
   private offers: Promise<void> = Promise.resolve();
@@ -217,6 +225,11 @@ export class SfuSession {
       if (s.active && s.kind === 'video' && s.participantId && shown.has(s.participantId))
         midOf.set(s.participantId, s.mid);
     for (const id of [...this.progress.keys()]) if (!midOf.has(id)) this.progress.delete(id);
+    const missing = [...shown].filter((id) => !midOf.has(id));
+    if (missing.length > 0 && Date.now() - this.viewSentAt >= VIEW_RESEND_MS) {
+      this.opts.log?.('sfu: shown videos not received, view sent again', missing);
+      this.sendView(true);
+    }
     if (midOf.size === 0) return;
     const frames = new Map<string, number>();
     (await pc.getStats()).forEach(
@@ -250,11 +263,20 @@ export class SfuSession {
     this.sendView();
   }
 
-  private sendView(): void {
+  /**
+   * The page's socket came back (a resume keeps this session): what it sent on the old socket may
+   * never have arrived, so the view goes again.
+   */
+  resumed(): void {
+    this.sendView(true);
+  }
+
+  private sendView(force = false): void {
     if (this.closed || !this.subscribed || !this.view) return;
     const key = JSON.stringify(this.view);
-    if (key === this.viewSent) return;
+    if (key === this.viewSent && !force) return;
     this.viewSent = key;
+    this.viewSentAt = Date.now();
     this.opts.log?.('sfu: view', key);
     this.opts.signal.send({ type: 'sfu_view', videos: this.view });
   }

@@ -1,7 +1,7 @@
 import { SFU_VIEW } from '@parley/protocol/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakePC, FakeStream, offer, session } from './sfu-fakes';
-import { STALL_CHECK_MS } from './sfu-session';
+import { STALL_CHECK_MS, VIEW_RESEND_MS } from './sfu-session';
 
 beforeEach(() => {
   FakePC.made = [];
@@ -58,5 +58,43 @@ describe('SfuSession: a shown video that decodes nothing', () => {
     sfu.close();
     await run(2 * SFU_VIEW.stallMs);
     expect(asked()).toEqual(['bob', 'bob']);
+  });
+
+  it('sends the view again while a shown video is not in the subscription, and after a resume', async () => {
+    const { sfu, signal } = session({ sendsVideo: (id) => id !== 'cy' });
+    await sfu.start();
+    const views = () => signal.sent.filter((m) => m.type === 'sfu_view').length;
+    sfu.setView(['ann', 'bob', 'cy'].map((participantId) => ({ participantId, quality: 'low' as const })));
+    expect(views()).toBe(1);
+    // The offer carries Ann's video only: Bob's never came (Cy's camera is off).
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'video', active: true },
+        { mid: '1', participantId: 'bob', kind: 'audio', active: true },
+      ]),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    (sfu.subscriber as unknown as FakePC).connectionState = 'connected';
+    await vi.advanceTimersByTimeAsync(VIEW_RESEND_MS - STALL_CHECK_MS);
+    expect(views()).toBe(1);
+    await vi.advanceTimersByTimeAsync(2 * STALL_CHECK_MS);
+    expect(views()).toBe(2);
+    // Not each check: again only VIEW_RESEND_MS later.
+    await vi.advanceTimersByTimeAsync(VIEW_RESEND_MS - 2 * STALL_CHECK_MS);
+    expect(views()).toBe(2);
+    // Bob's video is there now: nothing more is sent.
+    sfu.handleOffer(
+      offer([
+        { mid: '0', participantId: 'ann', kind: 'video', active: true },
+        { mid: '1', participantId: 'bob', kind: 'audio', active: true },
+        { mid: '2', participantId: 'bob', kind: 'video', active: true },
+      ]),
+    );
+    await vi.advanceTimersByTimeAsync(3 * VIEW_RESEND_MS);
+    expect(views()).toBe(2);
+    // A resume on a new socket: the same view goes again at once.
+    sfu.resumed();
+    expect(views()).toBe(3);
+    sfu.close();
   });
 });
