@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeTalk } from './talk.test-helper.js';
+import { actionsOf } from './talk.test-helper.js';
 
 // What sounds like a commitment but is not one: doubt, a refusal named with the ability, terms
 // offered in a negotiation, and the chair's phrasing (blind-14's false positives, read after its
 // measurement; the sentences here are invented).
 const MEETING_DATE = '2026-05-19';
 
-async function actions(talk: string) {
-  const summary = await summarizeTalk(talk, MEETING_DATE);
-  return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
-}
+const actions = (talk: string) => actionsOf(talk, MEETING_DATE);
 
 describe('not a commitment', () => {
   it('leaves doubt, a refusal given with the ability, and "let me put it this way" alone', async () => {

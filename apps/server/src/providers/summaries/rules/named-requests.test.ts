@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeTalk } from './talk.test-helper.js';
+import { actionsOf } from './talk.test-helper.js';
 
 // Requests and commitments the tagger or the meeting-talk filter used to miss (found on blind-14
 // after its measurement; the sentences here are invented). rules.test.ts holds the other tests.
 const MEETING_DATE = '2026-05-19';
 
-async function actions(talk: string) {
-  const summary = await summarizeTalk(talk, MEETING_DATE);
-  return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
-}
+const actions = (talk: string) => actionsOf(talk, MEETING_DATE);
 
 describe('requests whose verb the tagger reads as a noun', () => {
   it('takes "Name, <verb> it / them / the …" as a request when an object follows the verb', async () => {

@@ -1,14 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeTalk } from './talk.test-helper.js';
+import { actionsOf } from './talk.test-helper.js';
 
 // Commitments in the simple present ("I send it after this meeting"), as non-native speakers
 // often make them. (rules.test.ts and offers.test.ts hold the other action rules' tests.)
 const MEETING_DATE = '2026-05-19';
 
-async function actions(talk: string) {
-  const summary = await summarizeTalk(talk, MEETING_DATE);
-  return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
-}
+const actions = (talk: string) => actionsOf(talk, MEETING_DATE);
 
 describe('commitments in the simple present', () => {
   it('takes "I" and a task verb with a time to come as a commitment, with its due date', async () => {

@@ -8,3 +8,9 @@ const summarizer = new RulesSummarizer({ decisions: 'rules' });
 export function summarizeTalk(talk: string, meetingDate: string): Promise<MeetingSummary> {
   return summarizer.summarize({ lines: parseTranscript(talk, meetingDate), participants: [], meetingDate });
 }
+
+/** The talk's action items as most rule tests check them: owner, first source line, due date. */
+export async function actionsOf(talk: string, meetingDate: string) {
+  const summary = await summarizeTalk(talk, meetingDate);
+  return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
+}

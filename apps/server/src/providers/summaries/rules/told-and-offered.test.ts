@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { summarizeTalk } from './talk.test-helper.js';
+import { actionsOf } from './talk.test-helper.js';
 
 // Requests and commitments found missing, and things taken for tasks that are not, on blind-15
 // after its measurement (tune16); the sentences here are invented. A Tuesday: "by Friday" is the
 // 22nd.
 const MEETING_DATE = '2026-05-19';
 
-async function actions(talk: string) {
-  const summary = await summarizeTalk(talk, MEETING_DATE);
-  return summary.actionItems.map((a) => ({ owner: a.owner, line: a.sources[0], due: a.due }));
-}
+const actions = (talk: string) => actionsOf(talk, MEETING_DATE);
 
 describe('requests to everyone', () => {
   it('takes "can everyone …?" and "everyone who…, I need your … by …" as a request to nobody in particular', async () => {
