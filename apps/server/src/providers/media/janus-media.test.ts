@@ -6,10 +6,12 @@ import {
   JanusMedia,
   LAYER_KEYFRAME_MS,
   SFU_ANSWER_TIMEOUT_MS,
+  SFU_LATE_UPDATE_MS,
   TALKING_LEVEL,
   TALKING_PACKETS,
   midsOf,
 } from './janus-media.js';
+import { JANUS_REQUEST_TIMEOUT_MS } from './janus-client.js';
 import type { SfuStream } from './types.js';
 
 /**
@@ -384,6 +386,36 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await new Promise((r) => setTimeout(r, 1200));
     expect(subA.receiving('video')).toEqual(['b', 'c']);
     expect(subA.receiving('audio')).toEqual(['b', 'c']);
+  });
+
+  it('takes a subscription update that Janus answers after the request timeout, sending it once', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    vi.useFakeTimers();
+    try {
+      // Janus (starved) answers a's next update 2 s after the request timeout.
+      const answers = subA.update.getMockImplementation()!;
+      subA.update.mockImplementationOnce(
+        (p) =>
+          new Promise((resolve) => setTimeout(() => resolve(answers(p)), JANUS_REQUEST_TIMEOUT_MS + 2000)),
+      );
+      const sent = offers.length;
+      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await vi.advanceTimersByTimeAsync(JANUS_REQUEST_TIMEOUT_MS + 1000);
+      expect(offers.slice(sent).filter((o) => o.participantId === 'a')).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1100);
+      // Its offer went to a's page and was answered: the subscription carries c, and no second
+      // update asked Janus for c again.
+      expect(offers.slice(sent).filter((o) => o.participantId === 'a')).toHaveLength(1);
+      expect(subA.receiving('video')).toEqual(['b', 'c']);
+      expect(subA.update).toHaveBeenCalledTimes(1);
+      expect(subA.start).toHaveBeenCalledTimes(2);
+      await vi.advanceTimersByTimeAsync(SFU_LATE_UPDATE_MS);
+      expect(subA.update).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   /** c publishes; the offer that brings c to a is lost on its way (a's socket was dying). */

@@ -32,6 +32,13 @@ const SYNC_RETRIES = 3;
 export const LAYER_KEYFRAME_MS = 500;
 /** How long a browser may take to answer a subscriber offer. */
 export const SFU_ANSWER_TIMEOUT_MS = 10_000;
+/**
+ * How much longer a subscription update that Janus has not answered within its request timeout
+ * is waited for. Janus answers every request it got (a lost connection fails them at once), only
+ * late on a starved machine (once over 10 s in CI); a reply taken by nobody would carry an offer
+ * nobody negotiates, and a retry would compute its changes against a record Janus no longer has.
+ */
+export const SFU_LATE_UPDATE_MS = 20_000;
 /** Times an unanswered subscriber offer is sent again (each after SFU_ANSWER_TIMEOUT_MS). */
 const OFFER_RESENDS = 3;
 /** Publishers a Janus room takes: Pro's largest meeting (spec §1: 100). */
@@ -413,20 +420,22 @@ export class JanusMedia implements MediaProvider {
     }
     const handle = me.subscriber;
     if (add.length > 0 || drop.length > 0) {
-      const res = await timed(
-        handle.update({
-          ...(add.length > 0 ? { subscribe: add } : {}),
-          ...(drop.length > 0
-            ? {
-                unsubscribe: drop.map((k) => {
-                  const feed = feedOfKey(k);
-                  return { feed, mid: room.mids.get(feed)?.[k.endsWith('/audio') ? 'audio' : 'video'] };
-                }),
-              }
-            : {}),
-        }),
-        'update subscription',
-      );
+      const request = handle.update({
+        ...(add.length > 0 ? { subscribe: add } : {}),
+        ...(drop.length > 0
+          ? {
+              unsubscribe: drop.map((k) => {
+                const feed = feedOfKey(k);
+                return { feed, mid: room.mids.get(feed)?.[k.endsWith('/audio') ? 'audio' : 'video'] };
+              }),
+            }
+          : {}),
+      });
+      const res = await timed(request, 'update subscription').catch((err: unknown) => {
+        if (!(err instanceof JanusTimeoutError)) throw err;
+        this.log.warn({ participantId: me.id }, 'sfu subscription update is late: still waiting for it');
+        return timed(request, 'late update subscription', SFU_LATE_UPDATE_MS);
+      });
       for (const a of add) me.subscribed.add(keyOf(a.feed, kindOf(room, a)));
       for (const k of drop) me.subscribed.delete(k);
       if (res.jsep) await this.negotiate(room, me, handle, res.jsep, res.streams ?? []);
