@@ -42,6 +42,8 @@
  * `BENCH_RUNS`, `BENCH_SCENARIOS=second,click,third,sfu3,sfu4` (the light ones: `sfu3light,sfu4light`,
  * recorded as `BENCH_RESULT=join-to-first-frame.sfu-light`), `BENCH_DUMP=1` (every step of every join,
  * main-thread long tasks included; with `BENCH_HOST_PROBE=1` the host page's too, prefixed `H`), `BENCH_PROFILE=<dir>` (a CPU profile of each measured page)
+ * `BENCH_TRACE=<dir>` (a Chromium trace of each measured page; `bench/trace-tasks.ts` lists its long tasks
+ * among the probe's steps)
  * and `BENCH_NO_RECORD=1` help while investigating; `BENCH_RESULT=<name>` records a partial run
  * (e.g. `second,collab`) under bench/results/<name>.json instead of the full run's file.
  */
@@ -231,6 +233,7 @@ async function openLink(
   await ctx.addInitScript({ content: probeScript(typeName ? name : null) });
   const page = await ctx.newPage();
   if (process.env.BENCH_PROFILE) await startProfile(page);
+  if (process.env.BENCH_TRACE) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
   const t0 = wallNow();
   const query = typeName ? '' : `?name=${encodeURIComponent(name)}`;
   await page.goto(`/meeting/${meetingId}${query}`, { waitUntil: 'commit' });
@@ -238,6 +241,24 @@ async function openLink(
 }
 
 const profiles = new WeakMap<Page, CDPSession>();
+
+/** What `BENCH_TRACE=<dir>` records: the main thread's tasks, scripts, style, layout and paint. */
+const TRACE_CATEGORIES = [
+  'toplevel',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'blink.user_timing',
+  'loading',
+];
+
+/** Writes the page's trace (`BENCH_TRACE=<dir>`; open it in DevTools' Performance panel). */
+async function saveTrace(browser: Browser, name: string): Promise<void> {
+  if (!process.env.BENCH_TRACE) return;
+  const trace = await browser.stopTracing();
+  fs.mkdirSync(process.env.BENCH_TRACE, { recursive: true });
+  fs.writeFileSync(path.join(process.env.BENCH_TRACE, `${name}.json`), trace);
+}
 
 /** Starts a CPU profile of the page's main thread (`BENCH_PROFILE=<dir>`), before it navigates. */
 async function startProfile(page: Page): Promise<void> {
@@ -477,6 +498,7 @@ try {
           runs[scenario].push({ fromLink: Infinity, fromClick: null, steps: {} });
           failedJoins[scenario] += 1;
         }
+        await saveTrace(browser, `${scenario}-${i + 1}-failed`);
         await guest.ctx.close();
         if (light) await crowd!.leave(lightIndexes);
         for (const o of others) await o.ctx.close();
@@ -496,6 +518,7 @@ try {
       if (HOST_PROBE && !light)
         dump({ ...(await hostPage.evaluate(readProbe)), resources: [] }, guest.t0, '  H ', -200);
       await saveProfile(guest.page, `${scenario}-${i + 1}`);
+      await saveTrace(browser, `${scenario}-${i + 1}`);
       const lastFrame = s.lastFrame!;
       const click = s.click ?? null;
       const fromClick = click === null ? null : lastFrame - click;
