@@ -3,7 +3,8 @@ import { WS_CLOSE } from '@parley/protocol/constants';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { RoomController, type RoomState } from './room-controller';
-import type { Notice } from './room-session';
+import { FakePC, offer as sfuOffer } from './media/sfu-fakes';
+import { ROOM_HOLD_MAX_MS, type Notice } from './room-session';
 import { FakeSocket, installFakeDevices, joinedMessage, participant, type FakeTrack } from './testing/fakes';
 
 /**
@@ -141,6 +142,66 @@ describe('RoomController', () => {
     expect(session().getSnapshot().self?.id).toBe('p1');
     expect(notify).toHaveBeenCalledWith(expect.objectContaining({ title: 'You joined the meeting' }));
     expect(window.__parley?.signalState()).toBe('joined');
+  });
+
+  describe('on the SFU the first render waits for our subscriber connection (holdRoom)', () => {
+    const bo = participant('p2', 'Bo');
+    /** Joined a room on the SFU with Bo in it; the page has asked to subscribe. */
+    async function joinSfuRoom() {
+      vi.stubGlobal('RTCPeerConnection', FakePC);
+      make().start();
+      await settle();
+      controller.join({ name: 'Ann', audio: true, video: true });
+      lastCall().answer.resolve({ ...admitted, mediaMode: 'sfu' });
+      await settle();
+      socket().open();
+      socket().receive({ type: 'media_mode', mode: 'sfu' });
+      socket().receive(joinedMessage(ann, { others: [bo] }));
+      expect(socket().sentOf('sfu_subscribe')).toHaveLength(1);
+    }
+
+    it('shows the room once our answer to the first offer and a candidate are out, not before', async () => {
+      await joinSfuRoom();
+      expect(phase()).toBe('joining');
+      expect(session().getSnapshot()).toMatchObject({ holdRoom: true, self: { id: 'p1' } });
+      socket().receive(
+        sfuOffer([
+          { mid: '0', participantId: 'p2', kind: 'audio', active: true },
+          { mid: '1', participantId: 'p2', kind: 'video', active: true },
+        ]),
+      );
+      await settle();
+      expect(socket().sentOf('sfu_answer')).toHaveLength(1);
+      // The answer is out, but not yet a candidate of the subscriber connection.
+      expect(phase()).toBe('joining');
+      const subscriber = FakePC.made.at(-1)!;
+      (subscriber.onicecandidate as (e: { candidate: null }) => void)({ candidate: null });
+      expect(socket().sentOf('sfu_trickle')).toEqual([
+        { type: 'sfu_trickle', target: 'subscriber', candidate: null },
+      ]);
+      expect(phase()).toBe('in-room');
+      expect(notify).toHaveBeenCalledWith(expect.objectContaining({ title: 'You joined the meeting' }));
+    });
+
+    it(`shows it after ${ROOM_HOLD_MAX_MS} ms when no offer comes, and never holds it again`, async () => {
+      await joinSfuRoom();
+      await vi.advanceTimersByTimeAsync(ROOM_HOLD_MAX_MS - 10);
+      expect(phase()).toBe('joining');
+      await vi.advanceTimersByTimeAsync(10);
+      expect(phase()).toBe('in-room');
+      // A resume's `joined` does not hide the room again.
+      socket().close(1006);
+      await vi.advanceTimersByTimeAsync(5000);
+      socket().open();
+      socket().receive(joinedMessage(ann, { others: [bo], resumed: true }));
+      expect(phase()).toBe('in-room');
+      expect(session().getSnapshot().holdRoom).toBe(false);
+    });
+
+    it('on the mesh the room shows at once', async () => {
+      await enter();
+      expect(session().getSnapshot().holdRoom).toBe(false);
+    });
   });
 
   it('joining → password → joining: a wrong password asks again, the right one joins', async () => {

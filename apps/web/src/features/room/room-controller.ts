@@ -221,15 +221,17 @@ export class RoomController {
   private follow(session: RoomSession): void {
     const s = this.state;
     if (!('session' in s) || s.session !== session) return;
-    const { signal, self } = session.getSnapshot();
+    const { signal, self, holdRoom } = session.getSnapshot();
     if (signal.state === 'closed') {
       if (signal.closeReason) this.end(CLOSE_TO_END[signal.closeReason], signal.closeMessage);
       return;
     }
     let next = s.phase;
     if (signal.state === 'waiting') next = 'waiting';
-    // In once `joined` is handled (self known), so the room never renders without its participant.
-    else if (signal.state === 'joined' && self) next = 'in-room';
+    // In once `joined` is handled (self known), so the room never renders without its participant,
+    // and, the first time, once the session no longer holds the room back (holdRoom: on the SFU
+    // our subscriber connection gets under way first).
+    else if (signal.state === 'joined' && self && (s.phase === 'reconnecting' || !holdRoom)) next = 'in-room';
     else if (signal.state === 'reconnecting' && s.phase === 'in-room') next = 'reconnecting';
     if (next === s.phase) return;
     if (next === 'in-room') {

@@ -51,7 +51,20 @@ export interface RoomSnapshot {
   activeSpeakerId: string | null;
   /** The meeting's recording (room state, `recording_state`); null until the server says. */
   recording: RecordingState | null;
+  /**
+   * The room waits a moment before it is first shown: from the first `joined` on the SFU until our
+   * answer to the SFU's first offer and our subscriber connection's first ICE candidate are out,
+   * at most ROOM_HOLD_MAX_MS. The room's first render is one main-thread task (90–150 ms
+   * traced on 2 cores), during which no socket message or connection callback runs: rendered at
+   * `joined` it held the SFU's offer back by as much (seen 130–290 ms after `joined` instead of
+   * 25–50), and rendered right after the answer it held back our candidate (150 ms after the answer
+   * instead of 20); in those traces the connection came up 30–40 ms after that candidate went out.
+   */
+  holdRoom: boolean;
 }
+
+/** How long the room's first render waits for our SFU subscriber connection to be under way. */
+export const ROOM_HOLD_MAX_MS = 250;
 
 export interface RoomSessionOptions {
   meetingId: string;
@@ -94,6 +107,7 @@ export class RoomSession {
   private disposed = false;
   private readonly cleanups: (() => void)[] = [];
   private existingTimer: ReturnType<typeof setTimeout> | null = null;
+  private holdTimer: ReturnType<typeof setTimeout> | null = null;
   /** Who was connected when we joined: the people we offer to (the reconciliation's scope). */
   private connectedAtJoin = new Set<string>();
   /** The server said our arrival moved the room to the SFU (`media_mode.bridge`). */
@@ -141,6 +155,7 @@ export class RoomSession {
       mediaMode: 'p2p',
       activeSpeakerId: null,
       recording: null,
+      holdRoom: false,
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
@@ -208,13 +223,18 @@ export class RoomSession {
     const others = m.participants.filter((p) => p.id !== m.self.id);
     // Connections to people who are gone while we were away are closed; a resume keeps the rest.
     for (const id of this.mesh.ids()) if (!others.some((p) => p.id === id)) this.mesh.forget(id);
+    // The first `joined` on the SFU: the room is shown once our SFU subscriber is under way (holdRoom),
+    // unless our arrival moved the room there: then the first frames come over the mesh bridge.
+    const hold = this.snapshot.self === null && this.mediaMode === 'sfu' && !this.bridgeAtJoin;
     this.set({
       self: m.self,
       participants: others,
       chat: mergeChat(this.snapshot.chat, m.chatHistory),
       meeting: m.meeting,
       allMuted: m.allMuted,
+      ...(hold ? { holdRoom: true } : {}),
     });
+    if (hold) this.holdTimer = setTimeout(() => this.showRoom(), ROOM_HOLD_MAX_MS);
     // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
     // On the SFU (the server said so before `joined`) nobody is offered a mesh link, except by
     // the newcomer whose arrival moved the room there (`bridge`): the others are still on the
@@ -283,6 +303,13 @@ export class RoomSession {
     this.signal.request({ type: 'sfu_leave' }).catch((err: unknown) => this.opts.log?.('sfu: leave', err));
   }
 
+  /** The room may be shown (our SFU subscriber connection is under way, or that took too long). */
+  private showRoom(): void {
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+    if (this.snapshot.holdRoom) this.set({ holdRoom: false });
+  }
+
   /** Starts the SFU path (again after a fresh join: the server's SFU state is per participant). */
   private startSfu(fresh: boolean): void {
     if (this.sfu && !fresh) return;
@@ -305,10 +332,12 @@ export class RoomSession {
     sfu.onFailed = () => {
       if (this.sfu === sfu && this.mediaMode === 'sfu' && this.signal.state === 'joined') this.startSfu(true);
     };
+    sfu.onUnderWay = () => this.showRoom();
     this.sfu = sfu;
     if (this.videoView) sfu.setView(this.videoView);
     this.remote.setSfu(sfu);
     sfu.start().catch((err: unknown) => {
+      this.showRoom();
       // The mesh stays as it is: those already connected keep talking peer-to-peer.
       this.opts.log?.('sfu: could not start', err);
       this.opts.notify({
@@ -519,6 +548,7 @@ export class RoomSession {
     if (this.disposed) return;
     this.disposed = true;
     if (this.existingTimer) clearTimeout(this.existingTimer);
+    if (this.holdTimer) clearTimeout(this.holdTimer);
     for (const c of this.cleanups.splice(0)) c();
     this.captions.dispose();
     this.speaking?.dispose();

@@ -119,6 +119,13 @@ export class SfuSession {
    */
   onFailed: () => void = () => undefined;
   private failedOnce = false;
+  /**
+   * Called once, when our answer to the first subscriber offer and the subscriber connection's
+   * first ICE candidate (or its end of candidates) have gone out: the connection is under way.
+   */
+  onUnderWay: () => void = () => undefined;
+  private answerSent = false;
+  private candidateSent = false;
 
   constructor(private readonly opts: SfuSessionOptions) {
     this.local = opts.local;
@@ -294,12 +301,15 @@ export class SfuSession {
     if (!pc) {
       pc = this.newPc();
       this.subscriber = pc;
-      pc.onicecandidate = (e) =>
+      pc.onicecandidate = (e) => {
         this.opts.signal.send({
           type: 'sfu_trickle',
           target: 'subscriber',
           candidate: toCandidate(e.candidate),
         });
+        this.candidateSent = true;
+        this.underWay();
+      };
       pc.onconnectionstatechange = () => this.stateChanged();
     }
     this.mids = new Map(m.streams.map((s) => [s.mid, s]));
@@ -310,6 +320,8 @@ export class SfuSession {
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
     this.opts.signal.send({ type: 'sfu_answer', answer: { type: 'answer', sdp: answer.sdp ?? '' } });
+    this.answerSent = true;
+    this.underWay();
     this.opts.log?.(
       'sfu: offer answered',
       m.streams
@@ -318,6 +330,13 @@ export class SfuSession {
         .join(' '),
     );
     this.rebuild();
+  }
+
+  private underWay(): void {
+    if (!this.answerSent || !this.candidateSent) return;
+    const call = this.onUnderWay;
+    this.onUnderWay = () => undefined;
+    call();
   }
 
   /** Regroups the subscriber's tracks by participant, from the current mid map. */
