@@ -54,7 +54,7 @@ export interface RoomSnapshot {
   /**
    * The room waits a moment before it is first shown: from the first `joined` on the SFU until our
    * answer to the SFU's first offer and our subscriber connection's first ICE candidate are out,
-   * at most ROOM_HOLD_MAX_MS. The room's first render is one main-thread task (90–150 ms
+   * at most ROOM_HOLD_MAX_MS. The room's first render is one main-thread task (75–150 ms
    * traced on 2 cores), during which no socket message or connection callback runs: rendered at
    * `joined` it held the SFU's offer back by as much (seen 130–290 ms after `joined` instead of
    * 25–50), and rendered right after the answer it held back our candidate (150 ms after the answer
