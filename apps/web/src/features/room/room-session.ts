@@ -56,9 +56,10 @@ export interface RoomSnapshot {
    * answer to the SFU's first offer and our subscriber connection's first ICE candidate are out,
    * at most ROOM_HOLD_MAX_MS. The room's first render is one main-thread task (75–150 ms
    * traced on 2 cores), during which no socket message or connection callback runs: rendered at
-   * `joined` it held the SFU's offer back by as much (seen 130–290 ms after `joined` instead of
-   * 25–50), and rendered right after the answer it held back our candidate (150 ms after the answer
-   * instead of 20); in those traces the connection came up 30–40 ms after that candidate went out.
+   * `joined` it held the SFU's offer back by as much (handled 100–290 ms after `joined`, against
+   * 25–110 with the hold), and rendered right after the answer it held back our candidate (150–190
+   * ms after the answer instead of about 20); in those traces ICE connected 27–37 ms after that
+   * candidate went out.
    */
   holdRoom: boolean;
 }

@@ -314,8 +314,8 @@ export class SfuSession {
     }
     this.mids = new Map(m.streams.map((s) => [s.mid, s]));
     // The tracks are regrouped once the answer is out, not on each `track` event: each regroup
-    // re-renders the tiles, and a trace showed two such renders (40 and 45 ms) between the offer
-    // and our answer, holding the answer back.
+    // re-renders the tiles, and traces showed such renders (tasks of 16-41 ms started by `track`
+    // events) between the offer and our answer, holding the answer back.
     await pc.setRemoteDescription(m.offer as SessionDescription as RTCSessionDescriptionInit);
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
