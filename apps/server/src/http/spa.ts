@@ -12,8 +12,9 @@ export function isApiPath(url: string): boolean {
 
 /**
  * Serves the built SPA: hashed files under /assets with a year-long immutable cache, other files
- * briefly cached, and index.html (never cached) for every non-API path so client routes work on a
- * reload. Unknown API paths get a JSON 404.
+ * briefly cached, each as the build's Brotli or gzip copy when the browser takes one; index.html
+ * (never cached) for every non-API path so client routes work on a reload. Unknown API paths get
+ * a JSON 404.
  */
 export async function registerSpa(app: FastifyInstance, webDistDir: string): Promise<void> {
   const indexPath = path.join(webDistDir, 'index.html');
@@ -26,6 +27,9 @@ export async function registerSpa(app: FastifyInstance, webDistDir: string): Pro
       prefix: '/',
       wildcard: false,
       index: false,
+      // The build writes .br and .gz copies (apps/web/vite.config.ts); the best one the browser
+      // accepts is sent, with `Vary: accept-encoding`.
+      preCompressed: true,
       setHeaders(res, filePath) {
         const rel = path.relative(webDistDir, filePath);
         if (rel.startsWith(`assets${path.sep}`)) {
