@@ -437,6 +437,36 @@ function received(
   });
 }
 
+/**
+ * What the publisher's encoder does per layer (frames, key frames, the key frame requests it got)
+ * and what its bandwidth estimate allows: logged when the layer check times out.
+ */
+function publisherReport(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const out: Record<string, unknown> = {};
+    const pub = window.__parley?.sfu?.()?.publisher;
+    (await pub?.getStats())?.forEach((s: Record<string, unknown>) => {
+      if (s.type === 'outbound-rtp' && s.kind === 'video' && typeof s.rid === 'string')
+        out[s.rid] = {
+          active: s.active,
+          frameWidth: s.frameWidth,
+          fps: s.framesPerSecond,
+          framesEncoded: s.framesEncoded,
+          bytesSent: s.bytesSent,
+          limitedBy: s.qualityLimitationReason,
+          targetBitrate: s.targetBitrate,
+          pliCount: s.pliCount,
+          firCount: s.firCount,
+          keyFramesEncoded: s.keyFramesEncoded,
+          ssrc: s.ssrc,
+        };
+      if (s.type === 'candidate-pair' && s.nominated)
+        out.availableOutgoingBitrate = s.availableOutgoingBitrate;
+    });
+    return out;
+  });
+}
+
 /** The widths this page's publisher sends per simulcast layer (rid → frameWidth). */
 function sentLayers(page: Page): Promise<Record<string, number>> {
   return page.evaluate(async () => {
@@ -607,7 +637,27 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
             x[ids.sam!]!.video!.frameWidth >= 2 * x[id]!.video!.frameWidth,
         ),
       45_000,
-    );
+    ).catch(async (err: unknown) => {
+      console.log(
+        `Sam's publisher when the wait ran out: ${JSON.stringify(await publisherReport(rooms.sam.page))}`,
+      );
+      for (const k of ['hana', 'ivy', 'eve'] as const)
+        console.log(`${k} receives ${JSON.stringify(await received(rooms[k].page))}`);
+      console.log(
+        `Gus's subscriber when the wait ran out: ${JSON.stringify(
+          await gus.evaluate(async () => {
+            const pc = window.__parley?.sfu?.()?.subscriber as RTCPeerConnection | undefined;
+            const inbound: unknown[] = [];
+            (await pc?.getStats())?.forEach((s: Record<string, unknown>) => {
+              if (s.type === 'inbound-rtp' && s.kind === 'video')
+                inbound.push([s.mid, s.packetsReceived, s.framesDecoded, s.keyFramesDecoded, s.pliCount]);
+            });
+            return { transceivers: pc?.getTransceivers().map((t) => [t.mid, t.currentDirection]), inbound };
+          }),
+        )}`,
+      );
+      throw err;
+    });
     const widths = Object.fromEntries(Object.entries(r).map(([id, v]) => [id, v.video?.frameWidth ?? 0]));
     console.log(
       `Gus receives: Sam (stage) ${widths[ids.sam!]} px wide, Hana ${widths[ids.hana!]}, ` +
