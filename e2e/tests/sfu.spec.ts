@@ -506,8 +506,12 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
         { gapSeconds: 0.4 },
       ),
     });
-    // 640x360 cameras: large enough for three distinct simulcast layers (640, 320, 160 wide).
-    const camera = { width: 640, height: 360 };
+    // 640x360 cameras: large enough for two distinct simulcast layers (Chromium 156 encodes h 640
+    // and m 320 wide at this size and leaves l out; thumbnails asking for l get m). 10 fps, to
+    // spare the two cores some of five pages' encoding and decoding: on 2026-11-28's machine, at
+    // 15 fps, pages answered SFU offers 4-20 s late (the layer check failed in 3 of 5 runs; at
+    // 10 fps in 2 of 6, each time with two pages receiving no packet of the speaker's video).
+    const camera = { width: 640, height: 360, frameRate: 10 };
     const open = async (b: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop) => {
       const page = await (await cameraContext(b, server.url, { ...camera, viewport })).newPage();
       errors.push(watchErrors(page));
