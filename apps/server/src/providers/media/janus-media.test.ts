@@ -428,6 +428,15 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     return () => offers.slice(sent).filter((o) => o.participantId === 'a');
   }
 
+  it('takes a second answer to an offer already answered without an error, and without using it', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    const starts = subA.start.mock.calls.length;
+    await expect(media.answer('r', 'a', { type: 'answer', sdp: 'v=0\r\n' })).resolves.toBeUndefined();
+    await settle();
+    expect(subA.start).toHaveBeenCalledTimes(starts);
+  });
+
   it('sends an unanswered subscriber offer again: it may have gone out on a dying socket', async () => {
     await room(['a', 'b']);
     const subA = subscriberOf('a');

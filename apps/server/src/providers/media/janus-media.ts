@@ -622,7 +622,13 @@ export class JanusMedia implements MediaProvider {
 
   async answer(roomId: string, participantId: string, answer: Jsep): Promise<void> {
     const me = this.rooms.get(roomId)?.members.get(participantId);
-    if (!me?.answerWaiter) throw new Error('No subscriber offer is waiting for an answer');
+    if (!me?.answerWaiter) {
+      // A page answers every sfu_offer it gets, and an offer whose answer is late is sent again:
+      // on a starved machine both answers come, and the second finds the offer already taken.
+      // Expected, so ignored (it used to reach the page as 'could not connect you').
+      this.log.debug({ participantId }, 'sfu answer with no offer waiting: ignored');
+      return;
+    }
     me.answerWaiter.resolve(answer);
   }
 
