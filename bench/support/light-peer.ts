@@ -282,7 +282,7 @@ export class LightPeer {
     await pc.setRemoteDescription({ type: 'offer', sdp: m.offer.sdp });
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
-    this.send({ type: 'sfu_answer', answer: { type: 'answer', sdp: answer.sdp } });
+    this.send({ type: 'sfu_answer', offerId: m.offerId, answer: { type: 'answer', sdp: answer.sdp } });
     this.mark('subscriberAnswer');
   }
 

@@ -173,8 +173,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
    * the room is on the SFU.
    */
   z.object({ type: z.literal('sfu_leave'), requestId }),
-  /** Added (SFU): this browser's answer to the last `sfu_offer`. */
-  z.object({ type: z.literal('sfu_answer'), answer: sdp }),
+  /**
+   * Added (SFU): this browser's answer to an `sfu_offer`, naming it by its `offerId`. The server
+   * takes only the answer to the offer it waits on: an offer sent again (its answer was late) is
+   * answered twice, and the late copy must not be taken for the answer to a newer offer.
+   */
+  z.object({ type: z.literal('sfu_answer'), offerId: z.number().int().nonnegative(), answer: sdp }),
   /** Added (SFU): an ICE candidate of this browser's publisher or subscriber connection (null: done). */
   z.object({
     type: z.literal('sfu_trickle'),
@@ -356,11 +360,13 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** Added (SFU): the SFU's answer to this participant's `sfu_publish`. */
   z.object({ type: z.literal('sfu_answer'), requestId, answer: sdp }),
   /**
-   * Added (SFU): an offer for this participant's subscriber connection (answer with `sfu_answer`),
-   * and whose media each of its m-lines carries.
+   * Added (SFU): an offer for this participant's subscriber connection (answer with `sfu_answer`
+   * and the same `offerId`), and whose media each of its m-lines carries. An offer whose answer is
+   * late is sent again with the same `offerId`.
    */
   z.object({
     type: z.literal('sfu_offer'),
+    offerId: z.number().int().nonnegative(),
     offer: sdp,
     streams: z.array(
       z.object({

@@ -316,7 +316,7 @@ function example(
     case 'sfu_leave':
       return { type, requestId: 'm' };
     case 'sfu_answer':
-      return { type, answer: { ...sdp, type: 'answer' } };
+      return { type, offerId: 1, answer: { ...sdp, type: 'answer' } };
     case 'sfu_trickle':
       return { type, target: 'publisher', candidate: null };
     case 'sfu_view':

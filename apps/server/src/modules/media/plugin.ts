@@ -13,11 +13,11 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ part: 'media' });
   let service: MediaService | null = null;
   const started = await startMedia(app.config.media, log, {
-    onOffer: (roomId, participantId, offer, streams) =>
+    onOffer: (roomId, participantId, offerId, offer, streams) =>
       app.realtime.sockets.transport.publish(
         roomId,
         { kind: 'one', participantId },
-        { type: 'sfu_offer', offer, streams },
+        { type: 'sfu_offer', offerId, offer, streams },
       ),
     onActiveSpeaker: (roomId, participantId) =>
       app.realtime.sockets.transport.publish(

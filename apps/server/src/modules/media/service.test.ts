@@ -18,7 +18,7 @@ function setUp() {
         ? Promise.reject(new Error('Janus said no'))
         : new Promise(() => undefined);
     },
-    answer: async (_r: string, _p: string, answer: unknown) => void answered.push(answer),
+    answer: async (_r: string, _p: string, _offerId: number, answer: unknown) => void answered.push(answer),
   } as unknown as MediaProvider;
   const log = {
     info: () => undefined,
@@ -44,7 +44,7 @@ describe('the media service', () => {
     // The socket handles its messages one at a time: each handler's promise is awaited in turn.
     await media.trickle(actor, 'subscriber', { candidate: 'a' } as never);
     await media.trickle(actor, 'subscriber', null);
-    await media.answer(actor, { type: 'answer', sdp: 'v=0' });
+    await media.answer(actor, 7, { type: 'answer', sdp: 'v=0' });
     expect(trickled).toEqual([{ candidate: 'a' }, null]);
     expect(answered).toEqual([{ type: 'answer', sdp: 'v=0' }]);
   });

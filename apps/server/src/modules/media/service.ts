@@ -206,10 +206,10 @@ export function createMediaService(deps: MediaServiceDeps) {
       await provider.subscribe(actor.roomId, actor.participantId).catch((e) => failed(e, 'subscribe', actor));
     },
 
-    async answer(actor: Actor, answer: Jsep): Promise<void> {
+    async answer(actor: Actor, offerId: number, answer: Jsep): Promise<void> {
       await sfuActor(actor);
       await provider
-        .answer(actor.roomId, actor.participantId, answer)
+        .answer(actor.roomId, actor.participantId, offerId, answer)
         .catch((e) => failed(e, 'answer', actor));
     },
 

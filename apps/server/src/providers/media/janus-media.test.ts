@@ -133,26 +133,36 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
   let janus: FakeJanus;
   let media: JanusMedia;
   let speakers: (string | null)[];
-  let offers: { participantId: string; streams: SfuStream[] }[];
+  let offers: { participantId: string; offerId: number; streams: SfuStream[] }[];
   /** Offers the browser never sees (gone out on a dying socket). */
   let lostOffers = 0;
+  /** While set, offers wait here for the test to answer them (a slow page). */
+  let held: { participantId: string; offerId: number }[] | null;
 
   beforeEach(() => {
     janus = new FakeJanus();
     speakers = [];
     offers = [];
     lostOffers = 0;
+    held = null;
     media = new JanusMedia(
       { url: 'ws://127.0.0.1:1', apiSecret: 'x', log },
       {
-        onOffer: (roomId, participantId, _offer, streams) => {
-          offers.push({ participantId, streams });
+        onOffer: (roomId, participantId, offerId, _offer, streams) => {
+          offers.push({ participantId, offerId, streams });
           if (lostOffers > 0) {
             lostOffers -= 1;
             return;
           }
+          if (held) {
+            held.push({ participantId, offerId });
+            return;
+          }
           // The browser answers at once.
-          setTimeout(() => void media.answer(roomId, participantId, { type: 'answer', sdp: 'v=0\r\n' }), 0);
+          setTimeout(
+            () => void media.answer(roomId, participantId, offerId, { type: 'answer', sdp: 'v=0\r\n' }),
+            0,
+          );
         },
         onActiveSpeaker: (_roomId, participantId) => speakers.push(participantId),
         onLost: () => undefined,
@@ -432,9 +442,52 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await room(['a', 'b']);
     const subA = subscriberOf('a');
     const starts = subA.start.mock.calls.length;
-    await expect(media.answer('r', 'a', { type: 'answer', sdp: 'v=0\r\n' })).resolves.toBeUndefined();
+    const last = offers.filter((o) => o.participantId === 'a').at(-1)!;
+    await expect(
+      media.answer('r', 'a', last.offerId, { type: 'answer', sdp: 'v=0\r\n' }),
+    ).resolves.toBeUndefined();
     await settle();
     expect(subA.start).toHaveBeenCalledTimes(starts);
+  });
+
+  it('does not take a late answer to an offer sent again for the answer to a newer offer', async () => {
+    await room(['a', 'b']);
+    const subA = subscriberOf('a');
+    const starts = subA.start.mock.calls.length;
+    const answer = (offerId: number) => media.answer('r', 'a', offerId, { type: 'answer', sdp: 'v=0\r\n' });
+    held = [];
+    vi.useFakeTimers();
+    try {
+      // c comes; a's page is slow: the offer bringing c is sent again before a answers it.
+      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await vi.advanceTimersByTimeAsync(SFU_ANSWER_TIMEOUT_MS + 10);
+      const toC = held.filter((o) => o.participantId === 'a');
+      expect(toC).toHaveLength(2);
+      expect(toC[1]!.offerId).toBe(toC[0]!.offerId);
+      // a answers the first copy: Janus's subscriber starts with it.
+      await answer(toC[0]!.offerId);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(subA.start).toHaveBeenCalledTimes(starts + 1);
+      // d comes: a newer offer waits for a's answer, and a's answer to the second copy comes first.
+      held.length = 0;
+      await media.publish('r', 'd', { type: 'offer', sdp: PUBLISHER_OFFER });
+      janus.publishers.get('d')!.emit('handle_webrtcup');
+      await vi.advanceTimersByTimeAsync(10);
+      const toD = held.filter((o) => o.participantId === 'a');
+      expect(toD).toHaveLength(1);
+      expect(toD[0]!.offerId).toBeGreaterThan(toC[0]!.offerId);
+      await answer(toC[1]!.offerId);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(subA.start).toHaveBeenCalledTimes(starts + 1);
+      // The answer to d's offer is the one taken.
+      await answer(toD[0]!.offerId);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(subA.start).toHaveBeenCalledTimes(starts + 2);
+      expect(subA.receiving('video')).toEqual(['b', 'c', 'd']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends an unanswered subscriber offer again: it may have gone out on a dying socket', async () => {
@@ -467,6 +520,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
       await vi.advanceTimersByTimeAsync(10);
       expect(toA()).toHaveLength(2);
       expect(toA()[1]!.streams).toEqual(toA()[0]!.streams);
+      expect(toA()[1]!.offerId).toBe(toA()[0]!.offerId);
       expect(subA.receiving('video')).toEqual(['b', 'c']);
       expect(subA.start).toHaveBeenCalledTimes(2);
       // Answered: nothing waits any more.

@@ -79,7 +79,7 @@ interface Member {
   queue: Promise<void>;
   answerWaiter: { resolve(a: Jsep): void; reject(e: Error): void } | null;
   /** The subscriber offer the browser has not answered yet (sent again when its page resumes). */
-  pendingOffer: { offer: Jsep; streams: SfuStream[] } | null;
+  pendingOffer: { id: number; offer: Jsep; streams: SfuStream[] } | null;
   /** Candidates that came before their handle. */
   early: Record<SfuTarget, (IceCandidateInit | null)[]>;
   /** When this participant last had a publisher asked for a key frame (publisher → ms). */
@@ -120,6 +120,8 @@ export class JanusMedia implements MediaProvider {
   private readonly rooms = new Map<string, Room>();
   private control: Promise<VideoRoomHandle> | null = null;
   private clock = 0;
+  /** The last subscriber offer's id (each negotiation gets the next). */
+  private offers = 0;
   readonly client: JanusClient;
   readonly recordingDir: string | null;
   /**
@@ -587,11 +589,15 @@ export class JanusMedia implements MediaProvider {
       me.answerWaiter = { resolve, reject };
     });
     let jsep: Jsep;
-    me.pendingOffer = { offer, streams: streams.map(toSfuStream) };
+    const pending = { id: ++this.offers, offer, streams: streams.map(toSfuStream) };
+    me.pendingOffer = pending;
     try {
       for (let sent = 1; ; sent++) {
-        this.events.onOffer(room.id, me.id, offer, me.pendingOffer.streams);
-        this.log.debug({ participantId: me.id, streams: [...active], sent }, 'sfu offer sent');
+        this.events.onOffer(room.id, me.id, pending.id, offer, pending.streams);
+        this.log.debug(
+          { participantId: me.id, offerId: pending.id, streams: [...active], sent },
+          'sfu offer sent',
+        );
         try {
           jsep = await timed(answer, 'the browser’s answer', SFU_ANSWER_TIMEOUT_MS);
           break;
@@ -615,18 +621,24 @@ export class JanusMedia implements MediaProvider {
   resendOffer(roomId: string, participantId: string): boolean {
     const me = this.rooms.get(roomId)?.members.get(participantId);
     if (!me?.pendingOffer) return false;
-    this.log.debug({ participantId }, 'sfu offer sent again on resume');
-    this.events.onOffer(roomId, participantId, me.pendingOffer.offer, me.pendingOffer.streams);
+    const { id, offer, streams } = me.pendingOffer;
+    this.log.debug({ participantId, offerId: id }, 'sfu offer sent again on resume');
+    this.events.onOffer(roomId, participantId, id, offer, streams);
     return true;
   }
 
-  async answer(roomId: string, participantId: string, answer: Jsep): Promise<void> {
+  async answer(roomId: string, participantId: string, offerId: number, answer: Jsep): Promise<void> {
     const me = this.rooms.get(roomId)?.members.get(participantId);
-    if (!me?.answerWaiter) {
+    if (!me?.answerWaiter || me.pendingOffer?.id !== offerId) {
       // A page answers every sfu_offer it gets, and an offer whose answer is late is sent again:
-      // on a starved machine both answers come, and the second finds the offer already taken.
-      // Expected, so ignored (it used to reach the page as 'could not connect you').
-      this.log.debug({ participantId }, 'sfu answer with no offer waiting: ignored');
+      // on a starved machine both answers come, the second after the offer was taken, perhaps
+      // while a newer offer waits. Taking it for the newer one started Janus's subscriber with an
+      // answer to other m-lines (no packet ever reached the new one), so it is ignored, as is any
+      // answer with no offer waiting (it used to reach the page as 'could not connect you').
+      this.log.debug(
+        { participantId, offerId, waiting: me?.pendingOffer?.id ?? null },
+        'sfu answer to an offer not waited on: ignored',
+      );
       return;
     }
     me.answerWaiter.resolve(answer);

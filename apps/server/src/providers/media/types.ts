@@ -43,10 +43,11 @@ export interface MediaProvider {
   publish(roomId: string, participantId: string, offer: Jsep): Promise<Jsep>;
   /**
    * The participant receives every other publisher of the room, now and as they come and go:
-   * each (re)negotiation reaches it as `onOffer` and is finished by `answer`.
+   * each (re)negotiation reaches it as `onOffer` and is finished by `answer` with the same offer id.
    */
   subscribe(roomId: string, participantId: string): Promise<void>;
-  answer(roomId: string, participantId: string, answer: Jsep): Promise<void>;
+  /** The browser's answer to the offer `offerId`; one to an offer no longer waited on is ignored. */
+  answer(roomId: string, participantId: string, offerId: number, answer: Jsep): Promise<void>;
   /**
    * The participant's page resumed on a new socket: the subscriber offer it has not answered (it
    * may have gone out on the socket that died) is sent again at once. Answers whether one was.
@@ -92,8 +93,11 @@ export interface MediaProvider {
 }
 
 export interface MediaEvents {
-  /** A subscriber offer for the participant's browser, with the stream map. */
-  onOffer(roomId: string, participantId: string, offer: Jsep, streams: SfuStream[]): void;
+  /**
+   * A subscriber offer for the participant's browser, with the stream map. `offerId` names the
+   * negotiation (the same when the offer is sent again); its answer must name it.
+   */
+  onOffer(roomId: string, participantId: string, offerId: number, offer: Jsep, streams: SfuStream[]): void;
   /** The room's active speaker changed (null: none, e.g. the last one left). */
   onActiveSpeaker(roomId: string, participantId: string | null): void;
   /** Janus was lost (restarting): every SFU connection is gone. */

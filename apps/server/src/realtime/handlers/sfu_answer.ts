@@ -1,6 +1,6 @@
 import { memberHandler } from '../context.js';
 
-/** sfu_answer {answer}: the sender's answer to its last sfu_offer. */
+/** sfu_answer {offerId, answer}: the sender's answer to the sfu_offer of that id. */
 export const sfuAnswer = memberHandler<'sfu_answer'>((ctx, msg) =>
-  ctx.services.media.answer(ctx.actor, { type: 'answer', sdp: msg.answer.sdp }),
+  ctx.services.media.answer(ctx.actor, msg.offerId, { type: 'answer', sdp: msg.answer.sdp }),
 );

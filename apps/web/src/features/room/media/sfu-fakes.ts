@@ -141,11 +141,16 @@ export const local = () => ({
   video: new FakeTrack('video') as unknown as MediaStreamTrack,
 });
 
+let offerIds = 0;
+
+/** An SFU offer; each gets a new `offerId` unless one is given (an offer sent again keeps its id). */
 export const offer = (
   streams: ServerMessageOf<'sfu_offer'>['streams'],
   kinds = streams.map((s) => s.kind),
+  offerId = ++offerIds,
 ): ServerMessageOf<'sfu_offer'> => ({
   type: 'sfu_offer',
+  offerId,
   offer: { type: 'offer', sdp: `v=0 ${kinds.join(' ')}` },
   streams,
 });

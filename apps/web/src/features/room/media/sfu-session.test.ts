@@ -38,6 +38,7 @@ describe('SfuSession', () => {
     await settle();
     expect(signal.sent.at(-1)).toEqual({
       type: 'sfu_answer',
+      offerId: expect.any(Number),
       answer: { type: 'answer', sdp: 'v=0 subscriber answer' },
     });
     expect(
@@ -159,6 +160,41 @@ describe('SfuSession', () => {
     expect(FakePC.made[0]!.transceivers.map((t) => t.sender.track)).toEqual([next.audio, next.video]);
     sfu.close();
     expect(FakePC.made[0]!.closed).toBe(true);
+  });
+
+  it('answers an offer sent again with the answer it made, and names the offer in every answer', async () => {
+    const { sfu, signal } = session();
+    await sfu.start();
+    const first = offer([{ mid: '0', participantId: 'ann', kind: 'audio', active: true }]);
+    sfu.handleOffer(first);
+    await settle();
+    const sub = FakePC.made[1]!;
+    const negotiated = vi.spyOn(sub, 'setRemoteDescription');
+    // Our answer was late: the server sends the same offer again (same id, same SDP).
+    sfu.handleOffer({ ...first });
+    await settle();
+    expect(negotiated).not.toHaveBeenCalled();
+    const answers = () => signal.sent.filter((m) => m.type === 'sfu_answer');
+    expect(answers()).toHaveLength(2);
+    expect(answers()[1]).toEqual(answers()[0]);
+    expect(answers()[0]).toMatchObject({ offerId: first.offerId });
+    // A newer offer, and one with a used id but other SDP (another server's count), are negotiated.
+    const next = offer([
+      { mid: '0', participantId: 'ann', kind: 'audio', active: true },
+      { mid: '1', participantId: 'ann', kind: 'video', active: true },
+    ]);
+    sfu.handleOffer(next);
+    await settle();
+    sfu.handleOffer({ ...next, offer: { type: 'offer', sdp: 'v=0 audio video audio' } });
+    await settle();
+    expect(negotiated).toHaveBeenCalledTimes(2);
+    expect(answers().map((m) => (m as { offerId: number }).offerId)).toEqual([
+      first.offerId,
+      first.offerId,
+      next.offerId,
+      next.offerId,
+    ]);
+    sfu.close();
   });
 
   it('says once that it failed when a connection to the SFU fails, not when one is only disconnected', async () => {

@@ -110,6 +110,9 @@ export class SfuSession {
   private subscribed = false;
   /** Subscriber offers are taken one at a time, in order. */
   private offers: Promise<void> = Promise.resolve();
+  /** The last subscriber offer answered (the same offer sent again gets the same answer). */
+  private lastAnswer: { offerId: number; offerSdp: string; answer: { type: 'answer'; sdp: string } } | null =
+    null;
   /** Called when a participant's SFU media first flows (the mesh link to them may close). */
   onFlowing: (participantId: string) => void = () => undefined;
   /**
@@ -297,6 +300,14 @@ export class SfuSession {
 
   private async takeOffer(m: ServerMessageOf<'sfu_offer'>): Promise<void> {
     if (this.closed) return;
+    const last = this.lastAnswer;
+    if (last && last.offerId === m.offerId && last.offerSdp === m.offer.sdp) {
+      // The server sent this offer again because our answer was late (a busy machine), or went out
+      // on a socket that died: the answer we made is the one it waits for.
+      this.opts.signal.send({ type: 'sfu_answer', offerId: m.offerId, answer: last.answer });
+      this.opts.log?.('sfu: offer sent again, answered again', m.offerId);
+      return;
+    }
     let pc = this.subscriber;
     if (!pc) {
       pc = this.newPc();
@@ -319,7 +330,9 @@ export class SfuSession {
     await pc.setRemoteDescription(m.offer as SessionDescription as RTCSessionDescriptionInit);
     const answer = await pc.createAnswer();
     await pc.setLocalDescription(answer);
-    this.opts.signal.send({ type: 'sfu_answer', answer: { type: 'answer', sdp: answer.sdp ?? '' } });
+    const sent = { type: 'answer' as const, sdp: answer.sdp ?? '' };
+    this.lastAnswer = { offerId: m.offerId, offerSdp: m.offer.sdp, answer: sent };
+    this.opts.signal.send({ type: 'sfu_answer', offerId: m.offerId, answer: sent });
     this.answerSent = true;
     this.underWay();
     this.opts.log?.(
