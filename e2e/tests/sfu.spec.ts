@@ -510,8 +510,8 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
     // and m 320 wide at this size and leaves l out; thumbnails asking for l get m). 10 fps, to
     // spare the two cores some of five pages' encoding and decoding: on 2026-11-28's machine, at
     // 15 fps, pages answered SFU offers 4-20 s late (the layer check failed in 3 of 5 runs; at
-    // 10 fps in 3 of 7, each time with two pages receiving no packet of the speaker's video:
-    // likely a late answer to an older offer taken for a newer one, see the session notes).
+    // 10 fps in 3 of 7, each time with two pages receiving no packet of the speaker's video: a
+    // late answer to an older offer was taken for a newer one; offers are named by `offerId` since).
     const camera = { width: 640, height: 360, frameRate: 10 };
     const open = async (b: Browser, viewport: { width: number; height: number } = VIEWPORTS.desktop) => {
       const page = await (await cameraContext(b, server.url, { ...camera, viewport })).newPage();
