@@ -246,13 +246,15 @@ describe('room slice', () => {
       await screenshot(page, 'room-mic-denied-phone');
       await page.setViewportSize(VIEWPORTS.desktop);
 
-      // Still refused: Retry leaves the alert up.
-      await micAlert.getByRole('button', { name: 'Retry' }).click();
-      await micAlert.getByRole('button', { name: 'Retry' }).waitFor();
+      // Still refused: Retry leaves the alert up. `exact`: 'Retry' alone also names the button while
+      // it says 'Retrying...', and permission granted before that retry ended let it succeed (CI).
+      const retryButton = micAlert.getByRole('button', { name: 'Retry', exact: true });
+      await retryButton.click();
+      await retryButton.waitFor();
       await micAlert.getByText(MIC_DENIED).waitFor();
       // The person allows the microphone and retries: the alert goes, the microphone is live.
       await ctx.grantPermissions(['camera', 'microphone']);
-      await micAlert.getByRole('button', { name: 'Retry' }).click();
+      await retryButton.click();
       await micAlert.waitFor({ state: 'detached', timeout: 5000 });
       const tracks = await recordedTracks(page);
       expect(tracks.live).toContain('getUserMedia:audio');
