@@ -1,5 +1,5 @@
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
-import { SfuSession, type SfuSessionOptions } from './sfu-session';
+import { FLOWING_FRAMES, SfuSession, type SfuSessionOptions } from './sfu-session';
 
 /**
  * Stand-ins for the SFU session's tests: remote tracks and receivers whose decoded frames a test
@@ -15,10 +15,10 @@ export class FakeTrack extends EventTarget {
   constructor(readonly kind: string) {
     super();
   }
-  /** RTP arrives; a video's first frame is decoded too unless `decoded` is false. */
+  /** RTP arrives; a video's first frames (enough to show) are decoded too unless `decoded` is false. */
   arrive({ decoded = true }: { decoded?: boolean } = {}) {
     this.muted = false;
-    if (decoded && this.kind === 'video') this.framesDecoded += 1;
+    if (decoded && this.kind === 'video') this.framesDecoded += FLOWING_FRAMES;
     this.dispatchEvent(new Event('unmute'));
   }
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PeerMesh } from './peer-mesh';
 import { RemoteMedia } from './remote-media';
 import { FakePC, FakeStream, local, offer, session, settle } from './sfu-fakes';
-import { SIMULCAST_ENCODINGS, VIDEO_WAIT_MS } from './sfu-session';
+import { FLOWING_FRAMES, SIMULCAST_ENCODINGS, VIDEO_WAIT_MS } from './sfu-session';
 
 beforeEach(() => {
   FakePC.made = [];
@@ -48,7 +48,7 @@ describe('SfuSession', () => {
         .map((t) => t.kind),
     ).toEqual(['audio', 'video']);
     expect(sfu.streamOf('bob')?.getTracks()).toHaveLength(2);
-    // Not flowing until a frame of the video is decoded: the mesh link stays until then.
+    // Not flowing until frames of the video are decoded: the mesh link stays until then.
     expect(sfu.isFlowing('ann')).toBe(false);
     const sub = FakePC.made[1]!;
     sub.transceivers[1]!.receiver.track.arrive({ decoded: false });
@@ -56,7 +56,11 @@ describe('SfuSession', () => {
     await settle();
     // RTP and audio, but no decodable video frame yet (no key frame): still the mesh.
     expect(sfu.isFlowing('ann')).toBe(false);
+    // One key frame decoded is not enough (a stream may stall right after it): a few are.
     sub.transceivers[1]!.receiver.track.framesDecoded = 1;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sfu.isFlowing('ann')).toBe(false);
+    sub.transceivers[1]!.receiver.track.framesDecoded = FLOWING_FRAMES;
     await new Promise((r) => setTimeout(r, 150));
     expect(sfu.isFlowing('ann')).toBe(true);
     expect(sfu.isFlowing('bob')).toBe(false);
@@ -96,7 +100,7 @@ describe('SfuSession', () => {
     bobVideo.arrive({ decoded: false });
     await new Promise((r) => setTimeout(r, 150));
     expect(sfu.isFlowing('bob')).toBe(false);
-    bobVideo.framesDecoded += 1;
+    bobVideo.framesDecoded += FLOWING_FRAMES;
     await new Promise((r) => setTimeout(r, 150));
     expect(sfu.isFlowing('bob')).toBe(true);
   });

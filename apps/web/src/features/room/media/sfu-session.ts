@@ -50,6 +50,12 @@ type StreamInfo = ServerMessageOf<'sfu_offer'>['streams'][number];
 /** How often a received video is checked for its first decoded frame, and for how long at most. */
 const DECODE_POLL_MS = 100;
 const DECODE_WAIT_MS = 10_000;
+/**
+ * Frames of a participant's SFU video decoded before the page shows it in place of the mesh link
+ * (and that link may close). One was not enough: in CI a stream decoded its first key frame and
+ * then nothing for 2.3 s, while the tile had already left the mesh video that was still playing.
+ */
+export const FLOWING_FRAMES = 3;
 /** A participant whose audio flows but whose video decodes nothing (camera off) flows after this. */
 export const VIDEO_WAIT_MS = 4000;
 /** How often the shown videos are checked for decoding progress (see `checkStalls`). */
@@ -403,9 +409,9 @@ export class SfuSession {
 
   /**
    * Watches a remote track for media. A participant's SFU media flows (the page shows it, and the
-   * mesh link to them may close) once a frame of their video has been decoded: RTP arriving is
-   * not enough, the decoder waits for a key frame, which took 2.4 s under load in CI while the
-   * tile stood still. A participant with no video here flows with their first audio; one whose
+   * mesh link to them may close) once FLOWING_FRAMES frames of their video have been decoded: RTP
+   * arriving is not enough, the decoder waits for a key frame, which took 2.4 s under load in CI
+   * while the tile stood still. A participant with no video here flows with their first audio; one whose
    * video decodes nothing (camera off) flows VIDEO_WAIT_MS after their audio.
    */
   private watch(participantId: string, track: MediaStreamTrack, receiver: RTCRtpReceiver): void {
@@ -442,7 +448,7 @@ export class SfuSession {
       !!this.streams.get(participantId)?.getTracks().includes(track);
     while (current() && Date.now() < deadline) {
       const decoded = await framesDecoded(receiver).catch(() => 0);
-      if (decoded > before) {
+      if (decoded >= before + FLOWING_FRAMES) {
         this.decodedVideo.set(track, participantId);
         this.check(participantId);
         return;
