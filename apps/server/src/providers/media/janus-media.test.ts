@@ -175,11 +175,16 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     vi.restoreAllMocks();
   });
 
+  /** `id` publishes, and its publisher connection comes up. */
+  async function publishes(id: string): Promise<void> {
+    await media.publish('r', id, { type: 'offer', sdp: PUBLISHER_OFFER });
+    janus.publishers.get(id)!.emit('handle_webrtcup');
+  }
+
   /** `ids` publish (media up) and subscribe. */
   async function room(ids: string[]): Promise<void> {
     for (const id of ids) {
-      await media.publish('r', id, { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get(id)!.emit('handle_webrtcup');
+      await publishes(id);
     }
     for (const id of ids) await media.subscribe('r', id);
     await settle();
@@ -389,8 +394,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     expect(subA.receiving('video')).toEqual(['b']);
     // Janus refuses the next update once (as while a renegotiation of its own is under way).
     subA.update.mockRejectedValueOnce(new Error('renegotiation in progress'));
-    await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-    janus.publishers.get('c')!.emit('handle_webrtcup');
+    await publishes('c');
     await settle();
     expect(subA.receiving('video')).toEqual(['b']);
     await new Promise((r) => setTimeout(r, 1200));
@@ -410,8 +414,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
           new Promise((resolve) => setTimeout(() => resolve(answers(p)), JANUS_REQUEST_TIMEOUT_MS + 2000)),
       );
       const sent = offers.length;
-      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await publishes('c');
       await vi.advanceTimersByTimeAsync(JANUS_REQUEST_TIMEOUT_MS + 1000);
       expect(offers.slice(sent).filter((o) => o.participantId === 'a')).toHaveLength(0);
       await vi.advanceTimersByTimeAsync(1100);
@@ -432,8 +435,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
   async function newcomerWhoseOfferToALost() {
     lostOffers = 1;
     const sent = offers.length;
-    await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-    janus.publishers.get('c')!.emit('handle_webrtcup');
+    await publishes('c');
     await vi.advanceTimersByTimeAsync(10);
     return () => offers.slice(sent).filter((o) => o.participantId === 'a');
   }
@@ -454,36 +456,33 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     await room(['a', 'b']);
     const subA = subscriberOf('a');
     const starts = subA.start.mock.calls.length;
-    const answer = (offerId: number) => media.answer('r', 'a', offerId, { type: 'answer', sdp: 'v=0\r\n' });
+    /** a's page answers the offer `offerId`; says how often Janus's subscriber started since. */
+    const answer = async (offerId: number) => {
+      await media.answer('r', 'a', offerId, { type: 'answer', sdp: 'v=0\r\n' });
+      await vi.advanceTimersByTimeAsync(10);
+      return subA.start.mock.calls.length - starts;
+    };
     held = [];
     vi.useFakeTimers();
     try {
       // c comes; a's page is slow: the offer bringing c is sent again before a answers it.
-      await media.publish('r', 'c', { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get('c')!.emit('handle_webrtcup');
+      await publishes('c');
       await vi.advanceTimersByTimeAsync(SFU_ANSWER_TIMEOUT_MS + 10);
       const toC = held.filter((o) => o.participantId === 'a');
       expect(toC).toHaveLength(2);
       expect(toC[1]!.offerId).toBe(toC[0]!.offerId);
       // a answers the first copy: Janus's subscriber starts with it.
-      await answer(toC[0]!.offerId);
-      await vi.advanceTimersByTimeAsync(10);
-      expect(subA.start).toHaveBeenCalledTimes(starts + 1);
+      expect(await answer(toC[0]!.offerId)).toBe(1);
       // d comes: a newer offer waits for a's answer, and a's answer to the second copy comes first.
       held.length = 0;
-      await media.publish('r', 'd', { type: 'offer', sdp: PUBLISHER_OFFER });
-      janus.publishers.get('d')!.emit('handle_webrtcup');
+      await publishes('d');
       await vi.advanceTimersByTimeAsync(10);
       const toD = held.filter((o) => o.participantId === 'a');
       expect(toD).toHaveLength(1);
       expect(toD[0]!.offerId).toBeGreaterThan(toC[0]!.offerId);
-      await answer(toC[1]!.offerId);
-      await vi.advanceTimersByTimeAsync(10);
-      expect(subA.start).toHaveBeenCalledTimes(starts + 1);
+      expect(await answer(toC[1]!.offerId)).toBe(1);
       // The answer to d's offer is the one taken.
-      await answer(toD[0]!.offerId);
-      await vi.advanceTimersByTimeAsync(10);
-      expect(subA.start).toHaveBeenCalledTimes(starts + 2);
+      expect(await answer(toD[0]!.offerId)).toBe(2);
       expect(subA.receiving('video')).toEqual(['b', 'c', 'd']);
     } finally {
       vi.useRealTimers();
