@@ -143,14 +143,13 @@ export const local = () => ({
 
 let offerIds = 0;
 
-/** An SFU offer; each gets a new `offerId` unless one is given (an offer sent again keeps its id). */
+/** An SFU offer with a new `offerId` (a test sends one again by sending the same object). */
 export const offer = (
   streams: ServerMessageOf<'sfu_offer'>['streams'],
   kinds = streams.map((s) => s.kind),
-  offerId = ++offerIds,
 ): ServerMessageOf<'sfu_offer'> => ({
   type: 'sfu_offer',
-  offerId,
+  offerId: ++offerIds,
   offer: { type: 'offer', sdp: `v=0 ${kinds.join(' ')}` },
   streams,
 });

@@ -47,7 +47,7 @@ export const SIMULCAST_ENCODINGS: RTCRtpEncodingParameters[] = [
 
 type StreamInfo = ServerMessageOf<'sfu_offer'>['streams'][number];
 
-/** How often a received video is checked for its first decoded frame, and for how long at most. */
+/** How often a received video is checked for its first decoded frames, and for how long at most. */
 const DECODE_POLL_MS = 100;
 const DECODE_WAIT_MS = 10_000;
 /**
@@ -411,8 +411,8 @@ export class SfuSession {
    * Watches a remote track for media. A participant's SFU media flows (the page shows it, and the
    * mesh link to them may close) once FLOWING_FRAMES frames of their video have been decoded: RTP
    * arriving is not enough, the decoder waits for a key frame, which took 2.4 s under load in CI
-   * while the tile stood still. A participant with no video here flows with their first audio; one whose
-   * video decodes nothing (camera off) flows VIDEO_WAIT_MS after their audio.
+   * while the tile stood still. A participant with no video here flows with their first audio;
+   * one whose video decodes nothing (camera off) flows VIDEO_WAIT_MS after their audio.
    */
   private watch(participantId: string, track: MediaStreamTrack, receiver: RTCRtpReceiver): void {
     if (this.watched.get(track) === participantId) return;
