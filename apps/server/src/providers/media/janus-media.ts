@@ -77,9 +77,17 @@ interface Member {
   failedSyncs: number;
   /** Subscriber negotiations run one at a time. */
   queue: Promise<void>;
-  answerWaiter: { resolve(a: Jsep): void; reject(e: Error): void } | null;
-  /** The subscriber offer the browser has not answered yet (sent again when its page resumes). */
-  pendingOffer: { id: number; offer: Jsep; streams: SfuStream[] } | null;
+  /**
+   * The subscriber offer the browser has not answered yet (sent again when its page resumes), and
+   * what settles the wait for its answer.
+   */
+  pendingOffer: {
+    id: number;
+    offer: Jsep;
+    streams: SfuStream[];
+    resolve(a: Jsep): void;
+    reject(e: Error): void;
+  } | null;
   /** Candidates that came before their handle. */
   early: Record<SfuTarget, (IceCandidateInit | null)[]>;
   /** When this participant last had a publisher asked for a key frame (publisher → ms). */
@@ -239,7 +247,6 @@ export class JanusMedia implements MediaProvider {
         wantsSubscription: false,
         failedSyncs: 0,
         queue: Promise.resolve(),
-        answerWaiter: null,
         pendingOffer: null,
         early: { publisher: [], subscriber: [] },
         keyframeAsked: new Map(),
@@ -332,7 +339,7 @@ export class JanusMedia implements MediaProvider {
       me.subscribed.clear();
       me.streams = [];
       me.layers.clear();
-      me.answerWaiter?.reject(new Error('replaced'));
+      me.pendingOffer?.reject(new Error('replaced'));
       await detach(old);
     }
     this.sync(room, me);
@@ -585,12 +592,12 @@ export class JanusMedia implements MediaProvider {
       if (!active.has(k) && !room.feeds.has(feedOfKey(k))) me.subscribed.delete(k);
     }
     if (streams.length > 0) me.streams = streams;
+    const id = ++this.offers;
     const answer = new Promise<Jsep>((resolve, reject) => {
-      me.answerWaiter = { resolve, reject };
+      me.pendingOffer = { id, offer, streams: streams.map(toSfuStream), resolve, reject };
     });
+    const pending = me.pendingOffer!;
     let jsep: Jsep;
-    const pending = { id: ++this.offers, offer, streams: streams.map(toSfuStream) };
-    me.pendingOffer = pending;
     try {
       for (let sent = 1; ; sent++) {
         this.events.onOffer(room.id, me.id, pending.id, offer, pending.streams);
@@ -610,7 +617,6 @@ export class JanusMedia implements MediaProvider {
         }
       }
     } finally {
-      me.answerWaiter = null;
       me.pendingOffer = null;
     }
     if (me.subscriber !== handle) return;
@@ -629,7 +635,7 @@ export class JanusMedia implements MediaProvider {
 
   async answer(roomId: string, participantId: string, offerId: number, answer: Jsep): Promise<void> {
     const me = this.rooms.get(roomId)?.members.get(participantId);
-    if (!me?.answerWaiter || me.pendingOffer?.id !== offerId) {
+    if (!me?.pendingOffer || me.pendingOffer.id !== offerId) {
       // A page answers every sfu_offer it gets, and an offer whose answer is late is sent again:
       // on a starved machine both answers come, the second after the offer was taken, perhaps
       // while a newer offer waits. Taking it for the newer one started Janus's subscriber with an
@@ -641,7 +647,7 @@ export class JanusMedia implements MediaProvider {
       );
       return;
     }
-    me.answerWaiter.resolve(answer);
+    me.pendingOffer.resolve(answer);
   }
 
   async trickle(
@@ -685,7 +691,7 @@ export class JanusMedia implements MediaProvider {
       room.speaker = next;
       this.events.onActiveSpeaker(roomId, next);
     }
-    me.answerWaiter?.reject(new Error('left'));
+    me.pendingOffer?.reject(new Error('left'));
     await Promise.all([me.publisher, me.subscriber].map((h) => (h ? detach(h) : undefined)));
     if (room.members.size === 0) await this.closeRoom(roomId);
   }
@@ -697,7 +703,7 @@ export class JanusMedia implements MediaProvider {
     if (!room) return;
     this.rooms.delete(roomId);
     for (const m of room.members.values()) {
-      m.answerWaiter?.reject(new Error('room closed'));
+      m.pendingOffer?.reject(new Error('room closed'));
       for (const h of [m.publisher, m.subscriber]) if (h) await detach(h);
     }
     try {
