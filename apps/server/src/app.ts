@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/routes.js';
 import jobsPlugin from './modules/jobs/plugin.js';
 import mailPlugin from './modules/mail/plugin.js';
 import metricsPlugin from './modules/metrics/plugin.js';
+import mediaFollowerPlugin from './modules/media/follower.js';
 import mediaPlugin from './modules/media/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
@@ -106,14 +107,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(filesPlugin);
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
-  await app.register(billingPlugin);
-  await app.register(reportPlugin, { now: deps.now });
   await app.register(mediaPlugin);
   await app.register(roomsPlugin);
+  // The features that follow the room's events, each from its own plugin (rooms/events.ts).
+  await app.register(mediaFollowerPlugin);
+  await app.register(billingPlugin);
   await app.register(recordingsPlugin);
+  await app.register(aiPlugin);
+  await app.register(reportPlugin, { now: deps.now });
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
-  await app.register(aiPlugin);
   // Routes.
   await app.register(healthRoutes, { db });
   await app.register(userRoutes);

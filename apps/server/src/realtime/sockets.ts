@@ -1,4 +1,5 @@
 import { WS_CLOSE, type ServerMessage } from '@parley/protocol';
+import type { RoomEventWire } from '../modules/rooms/events.js';
 import type { Actor, RoomTransport } from '../modules/rooms/transport.js';
 import type { Audience, BusEnvelope, RoomBus } from '../providers/bus/index.js';
 import type { Conn } from './types.js';
@@ -16,14 +17,9 @@ const MAX_HELD = 500;
 export function createSockets(bus: RoomBus, instance: string) {
   const byParticipant = new Map<string, Conn>();
   /** Services that also hear every envelope (collaboration: other instances' updates). */
-  const observers: Array<(envelope: BusEnvelope, local: boolean) => void> = [];
-
-  /** Whether a message to one participant (a close: to that socket) concerns a socket held here. */
-  function holdsTarget({ to, close }: BusEnvelope): boolean {
-    if (to.kind !== 'one') return false;
-    const conn = byParticipant.get(to.participantId);
-    return conn !== undefined && (close?.socketId === undefined || conn.id === close.socketId);
-  }
+  const observers: Array<(envelope: BusEnvelope) => void> = [];
+  /** The room's events as the bus delivers them here (modules/rooms/events.ts). */
+  let hearEvent: ((event: RoomEventWire, local: boolean) => void) | null = null;
   const byRoom = new Map<string, Set<Conn>>();
   /** Sockets entering a room (hearRoom), by room: its broadcasts are kept for after `joined`. */
   const entering = new Map<string, Set<Conn>>();
@@ -32,9 +28,14 @@ export function createSockets(bus: RoomBus, instance: string) {
   let sessionEndedElsewhere: ((idHash: string) => void) | null = null;
 
   function deliver(envelope: BusEnvelope): void {
-    if (observers.length) {
-      const local = holdsTarget(envelope);
-      for (const observe of observers) observe(envelope, local);
+    for (const observe of observers) observe(envelope);
+    if (envelope.event) {
+      // The bus carries what `emit` put there: a room event, for the services, not the sockets.
+      const event = envelope.event as RoomEventWire;
+      const local =
+        event.kind === 'entered' && byParticipant.get(event.participant.id)?.id === event.socketId;
+      hearEvent?.(event, local);
+      return;
     }
     const { roomId, to, message, close, sessionEnded } = envelope;
     if (sessionEnded) {
@@ -119,6 +120,9 @@ export function createSockets(bus: RoomBus, instance: string) {
     publish(roomId: string, to: Audience, message: ServerMessage) {
       bus.publish({ roomId, to, message, origin: instance });
     },
+    emit(event) {
+      bus.publish({ roomId: event.roomId, to: { kind: 'all' }, event, origin: instance });
+    },
     close(participantId, code, reason, last) {
       const conn = byParticipant.get(participantId);
       if (!conn) {
@@ -133,13 +137,6 @@ export function createSockets(bus: RoomBus, instance: string) {
         }
         return;
       }
-      // A socket of this instance closed by the room: observers hear it as if from the bus.
-      const closing: BusEnvelope = {
-        roomId: conn.roomId ?? '',
-        to: { kind: 'one', participantId },
-        close: { code, reason },
-      };
-      for (const observe of observers) observe(closing, true);
       if (last) conn.send(last);
       unbind(conn);
       conn.close(code, reason);
@@ -176,12 +173,18 @@ export function createSockets(bus: RoomBus, instance: string) {
 
     /**
      * `observer` hears every envelope the bus hands this instance, its own too, before the
-     * sockets do, and the room's closes of this instance's sockets (it must not throw). `local`:
-     * the envelope is addressed to one participant whose socket (the one a close names) this
-     * instance holds.
+     * sockets do (it must not throw).
      */
-    observe(observer: (envelope: BusEnvelope, local: boolean) => void): void {
+    observe(observer: (envelope: BusEnvelope) => void): void {
       observers.push(observer);
+    },
+
+    /**
+     * The room's events (`transport.emit`, from any instance) go to `handler`; `local`: an
+     * `entered` participant's socket is the one this instance holds.
+     */
+    onRoomEvent(handler: (event: RoomEventWire, local: boolean) => void): void {
+      hearEvent = handler;
     },
 
     /** An envelope for the other instances' services, not for sockets (it carries no message). */

@@ -22,7 +22,6 @@ async function aMeeting(opts: { maxStreams?: number } = {}) {
     rooms: f.rooms,
     transport: {
       publish: (roomId, to, message) => f.published.push({ roomId, to, message }),
-      close: () => {},
     },
     engines,
     repo: {

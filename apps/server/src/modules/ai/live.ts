@@ -53,7 +53,7 @@ const BYTES_PER_MS = 32;
  */
 export function createLiveCaptions(deps: {
   rooms: Pick<RoomService, 'room'>;
-  transport: RoomTransport;
+  transport: Pick<RoomTransport, 'publish'>;
   engines: AiEngines;
   repo: Pick<AiRepository, 'insertLine'>;
   log: FastifyBaseLogger;

@@ -38,6 +38,7 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
       translationError: null,
     }));
   };
+  app.rooms.provideTranscripts(recentTranscripts);
   app.decorate('ai', { captions, service, recentTranscripts });
   // Before the engines close (onClose): the last words of open streams are still delivered.
   app.addHook('preClose', async () => captions.close());

@@ -36,6 +36,8 @@ export interface ClockParticipant {
   email: string | null;
   sessionKey: string;
   publicMeetingId: string;
+  /** The browser's own id it joined with, if any (the clock key of a guest without e-mail). */
+  browserId?: string | null;
 }
 
 export interface FreeTimeDeps {
@@ -95,8 +97,6 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
   const clockOf = new Map<string, string>();
   /** Participants whose time is unlimited because they have Pro. */
   const pro = new Set<string>();
-  /** The browser id each participant joined with (the clock key of a guest without e-mail). */
-  const browsers = new Map<string, string>();
   let queue: Promise<unknown> = Promise.resolve();
   let closed = false;
 
@@ -263,11 +263,6 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
   return {
     rules,
 
-    /** The browser id a participant joined with (before it enters). */
-    identify(participantId: string, browserId: string | undefined): void {
-      if (browserId) browsers.set(participantId, browserId);
-    },
-
     /** An admitted participant's socket is in the room: its clock runs (or it hears it has none). */
     present(roomId: string, participantId: string): Promise<void> {
       return run('present', async () => {
@@ -279,7 +274,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
           deps.send(roomId, participantId, { type: 'free_time', freeTime: unlimitedState('pro', rules) });
           return;
         }
-        const key = clockKeyOf({ ...p, browserId: browsers.get(participantId) ?? null });
+        const key = clockKeyOf({ ...p, browserId: p.browserId ?? null });
         const c = await open(roomId, key, p.publicMeetingId);
         c.members.add(participantId);
         clockOf.set(participantId, c.id);
@@ -300,9 +295,8 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
       });
     },
 
-    /** The participant is gone for good (its browser id is forgotten too). */
+    /** The participant is gone for good. */
     gone(participantId: string): Promise<void> {
-      browsers.delete(participantId);
       return this.absent(participantId);
     },
 

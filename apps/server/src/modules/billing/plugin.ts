@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPaymentsProvider } from '../../providers/payments/index.js';
 import { isPro } from '../subscriptions/access.js';
+import { followRoomForFreeTime } from './follower.js';
 import { createFreeTimeService, realTimers, type FreeTimeService } from './free-time.js';
 import { createBillingRepository } from './repository.js';
 import { createBillingService, type BillingService } from './service.js';
@@ -12,9 +13,9 @@ export const USAGE_REPORT_QUEUE = 'usage-report';
 type UsageReport = Parameters<BillingService['report']>[0];
 
 /**
- * The free tier (`app.freeTime`, `app.billing`): the clock, the ledger and the card. Registered
- * before the rooms, which publish through `observeRoomForFreeTime`; the clock reaches the rooms
- * (to read a participant, to send one away) once they exist.
+ * The free tier (`app.freeTime`, `app.billing`): the clock, the ledger and the card. The clock
+ * follows the room's events (follower.ts) and reaches the rooms to read a participant and to
+ * send one away.
  */
 async function billingPlugin(app: FastifyInstance): Promise<void> {
   const repo = createBillingRepository(app.db.db);
@@ -33,6 +34,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         userId: member.userId,
         email: member.email,
         sessionKey: member.sessionKey,
+        browserId: member.browserId ?? null,
         publicMeetingId: room.meeting.meetingId,
       };
     },
@@ -68,12 +70,13 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
     { retryLimit: 30, retryDelay: app.config.jobs.retryDelaySeconds, concurrency: 5 },
     (entry) => app.billing.report(entry),
   );
+  followRoomForFreeTime(app.rooms.events, freeTime);
   app.decorate('freeTime', freeTime);
   app.decorate('billing', billing);
   app.addHook('preClose', async () => freeTime.shutdown());
 }
 
-export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs'] });
+export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs', 'rooms'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -6,8 +6,8 @@ import { MESH_MAX_PARTICIPANTS, createMediaService, type MediaService } from './
 /**
  * Meetings' media (`app.media`): starts the provider the configuration asks for — our own
  * supervised Janus when it is installed, an external one at JANUS_URL, or peer-to-peer only — and
- * says at start-up which one it is. The rooms plugin observes its room news through
- * `observeRoomForMedia`, and the sfu_* WebSocket handlers act through the MediaService.
+ * says at start-up which one it is. It follows the room's events (follower.ts, registered after
+ * the rooms), and the sfu_* WebSocket handlers act through the MediaService.
  */
 async function mediaPlugin(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ part: 'media' });
@@ -26,7 +26,10 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
         { type: 'active_speaker', participantId },
       ),
     onLost: () => service?.lost(),
-    onRecovered: () => service?.recovered(),
+    onRecovered: () =>
+      void service
+        ?.recovered()
+        .catch((err: unknown) => log.error({ err }, 'could not restart meetings on janus')),
   });
   if (started.provider.kind === 'janus') log.info(`media: ${started.summary}`);
   else if (app.config.media.provider === 'p2p') log.info(`media: ${started.summary}`);
@@ -36,8 +39,11 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
     // No Janus where one was wanted: meetings stay peer-to-peer, capped. MEDIA_PROVIDER=p2p is the
     // operator's (or the tests') choice of a mesh without a cap.
     meshCap: app.config.media.provider === 'p2p' ? null : MESH_MAX_PARTICIPANTS,
+    ice: app.config.ice,
+    // The rooms plugin registers after this one (it reads the mesh cap and the ICE servers).
     admitted: (actor) => app.rooms.admitted(actor),
-    announce: (roomId, message) => app.realtime.sockets.transport.publish(roomId, { kind: 'all' }, message),
+    inRoom: (roomId, exceptId) => app.rooms.inRoom(roomId, exceptId),
+    publish: (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
     log,
   });
   app.decorate('media', service);

@@ -1,4 +1,6 @@
+import type { ServerMessage } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
 import type {
   IceCandidateInit,
   Jsep,
@@ -7,7 +9,9 @@ import type {
   SfuTarget,
 } from '../../providers/media/index.js';
 import { RoomError } from '../rooms/errors.js';
-import type { Actor } from '../rooms/transport.js';
+import type { Joining } from '../rooms/events.js';
+import type { Actor, Audience } from '../rooms/transport.js';
+import { iceServersFor } from './ice.js';
 
 /** From this many participants in a room its media goes through the SFU (Jitsi does the same). */
 export const SFU_FROM_PARTICIPANTS = 3;
@@ -34,11 +38,26 @@ export interface MediaServiceDeps {
   provider: MediaProvider;
   /** The most people a room holds while it has no SFU; null: no cap (MEDIA_PROVIDER=p2p chosen). */
   meshCap: number | null;
-  /** Tells a room's participants its media mode (`restart`: publish and subscribe again). */
-  announce(roomId: string, message: { type: 'media_mode'; mode: 'p2p' | 'sfu'; restart?: boolean }): void;
+  /** STUN and TURN servers, as configured (a participant's `joined` carries them). */
+  ice: Config['ice'];
+  /** A message to a room's audience (the room's transport). */
+  publish(roomId: string, to: Audience, message: ServerMessage): void;
   /** Whether the actor is an admitted participant of its room (throws a RoomError otherwise). */
   admitted(actor: Actor): Promise<unknown>;
+  /**
+   * How many participants are in the room now, leaving out `exceptId` (the room slice's count:
+   * the media keeps none of its own).
+   */
+  inRoom(roomId: string, exceptId?: string): Promise<number>;
   log: FastifyBaseLogger;
+}
+
+/**
+ * The one rule for a room's media mode: on the SFU once it is there, or when `inRoom` people
+ * (the one arriving included) reach SFU_FROM_PARTICIPANTS on a server whose SFU is up.
+ */
+export function modeFor(onSfu: boolean, inRoom: number, sfuReady: boolean): 'p2p' | 'sfu' {
+  return onSfu || (inRoom >= SFU_FROM_PARTICIPANTS && sfuReady) ? 'sfu' : 'p2p';
 }
 
 /**
@@ -59,20 +78,53 @@ export function createMediaService(deps: MediaServiceDeps) {
   const heldRooms = new Set<string>();
   /** Rooms being recorded: they stay on the SFU whatever their size (Janus records them). */
   const recordingRooms = new Set<string>();
-  /** Who is in each room, as the room's news told us (to release the SFU when it empties). */
-  const present = new Map<string, Set<string>>();
-  const roomOf = new Map<string, string>();
 
   const sfuReady = () => provider.kind === 'janus' && provider.available();
+  const announce = (roomId: string, message: ServerMessage & { type: 'media_mode' }) =>
+    deps.publish(roomId, { kind: 'all' }, message);
 
   /** Two (or one) left and nothing being recorded: the room goes back to peer-to-peer. */
-  function backToMeshIfSmall(roomId: string): void {
-    const count = present.get(roomId)?.size ?? 0;
+  function backToMeshIfSmall(roomId: string, count: number): void {
     if (!sfuRooms.has(roomId) || count === 0 || count >= SFU_FROM_PARTICIPANTS) return;
     if (recordingRooms.has(roomId)) return;
     sfuRooms.delete(roomId);
     log.info({ roomId, count }, 'meeting goes back to peer-to-peer');
-    deps.announce(roomId, { type: 'media_mode', mode: 'p2p' });
+    announce(roomId, { type: 'media_mode', mode: 'p2p' });
+  }
+
+  /**
+   * The participant's page resumed on a new socket (its `joined` just went out): a subscriber
+   * offer still waiting for its answer is sent again now rather than after the answer timeout.
+   */
+  function resumed(roomId: string, participantId: string): void {
+    if (heldRooms.has(roomId) && provider.resendOffer(roomId, participantId))
+      log.info({ roomId, participantId }, 'subscriber offer sent again after a resume');
+  }
+
+  /** The room ended, or its last participant left: the SFU room goes. */
+  function release(roomId: string): void {
+    if (!heldRooms.has(roomId)) return;
+    sfuRooms.delete(roomId);
+    heldRooms.delete(roomId);
+    recordingRooms.delete(roomId);
+    provider
+      .closeRoom(roomId)
+      .catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
+  }
+
+  /**
+   * A participant is entering (its `joined` is about to go out) with `count` people in the room.
+   * Answers the room's mode for it, and whether the room just moved to the SFU.
+   */
+  function entering(roomId: string, count: number): { mode: 'p2p' | 'sfu'; changed: boolean } {
+    const onSfu = sfuRooms.has(roomId);
+    const mode = modeFor(onSfu, count, sfuReady());
+    if (mode === 'sfu' && !onSfu) {
+      sfuRooms.add(roomId);
+      heldRooms.add(roomId);
+      log.info({ roomId, count }, 'meeting moves to the SFU');
+    }
+    return { mode, changed: mode === 'sfu' && !onSfu };
   }
 
   async function sfuActor(actor: Actor): Promise<void> {
@@ -95,71 +147,66 @@ export function createMediaService(deps: MediaServiceDeps) {
 
     modeOf: (roomId: string): 'p2p' | 'sfu' => (sfuRooms.has(roomId) ? 'sfu' : 'p2p'),
 
+    /** STUN and TURN servers for one participant (its `joined` carries them). */
+    iceServers: (participantId: string) => iceServersFor(deps.ice, participantId),
+
     /**
      * The mode a participant that has just joined over REST will most likely find when its socket
-     * joins (JoinResponse.mediaMode): `sfu` if the room is on the SFU, or has enough people in it
-     * that this arrival moves it there. A hint: `entering` decides.
+     * joins (JoinResponse.mediaMode), by the same rule as its `joined` (modeFor), counting it
+     * among those in the room. A hint: its `joined` decides.
      */
-    expectedMode(roomId: string, participantId: string): 'p2p' | 'sfu' {
+    async expectedMode(roomId: string, participantId: string): Promise<'p2p' | 'sfu'> {
       if (sfuRooms.has(roomId)) return 'sfu';
-      const others = [...(present.get(roomId) ?? [])].filter((id) => id !== participantId).length;
-      return others + 1 >= SFU_FROM_PARTICIPANTS && sfuReady() ? 'sfu' : 'p2p';
+      const others = await deps.inRoom(roomId, participantId);
+      return modeFor(false, others + 1, sfuReady());
     },
 
     /**
-     * A participant is entering (its `joined` is about to go out) with `count` people in the room.
-     * Answers the room's mode for it, and whether the room just moved to the SFU.
+     * Around a participant's `joined` (the rooms' `aroundJoined` hook): before it, the room's
+     * mode, addressed to it (so it never starts a mesh the room no longer uses; the newcomer of
+     * the switch also meshes with the others until the SFU carries them, `bridge`). After it, a
+     * newcomer to a room on the SFU learns who is speaking (the others heard it already), and,
+     * when its arrival moved the room to the SFU, everyone else hears it; a page that resumes
+     * keeps its SFU session, so an offer lost with its old socket comes again. Without an SFU,
+     * nothing (no media_mode at all).
      */
-    entering(
-      roomId: string,
-      participantId: string,
-      count: number,
-    ): { mode: 'p2p' | 'sfu'; changed: boolean } {
-      let ids = present.get(roomId);
-      if (!ids) present.set(roomId, (ids = new Set()));
-      ids.add(participantId);
-      roomOf.set(participantId, roomId);
-      if (sfuRooms.has(roomId)) return { mode: 'sfu', changed: false };
-      if (count >= SFU_FROM_PARTICIPANTS && sfuReady()) {
-        sfuRooms.add(roomId);
-        heldRooms.add(roomId);
-        log.info({ roomId, count }, 'meeting moves to the SFU');
-        return { mode: 'sfu', changed: true };
-      }
-      return { mode: 'p2p', changed: false };
+    aroundJoined(j: Joining): { before: ServerMessage[]; after: () => void } | undefined {
+      if (provider.kind !== 'janus') return undefined;
+      const { mode, changed } = entering(j.roomId, j.inRoom);
+      const self = { kind: 'one' as const, participantId: j.participantId };
+      return {
+        before: [{ type: 'media_mode', mode, ...(changed ? { bridge: true } : {}) }],
+        after: () => {
+          const speaker = mode === 'sfu' ? provider.activeSpeaker(j.roomId) : null;
+          if (speaker && speaker !== j.participantId)
+            deps.publish(j.roomId, self, { type: 'active_speaker', participantId: speaker });
+          if (changed)
+            deps.publish(j.roomId, { kind: 'all', except: j.participantId }, { type: 'media_mode', mode });
+          if (j.resumed && mode === 'sfu') resumed(j.roomId, j.participantId);
+        },
+      };
     },
 
-    /**
-     * The participant's page resumed on a new socket (its `joined` just went out): a subscriber
-     * offer still waiting for its answer is sent again now rather than after the answer timeout.
-     */
-    resumed(roomId: string, participantId: string): void {
-      if (heldRooms.has(roomId) && provider.resendOffer(roomId, participantId))
-        log.info({ roomId, participantId }, 'subscriber offer sent again after a resume');
-    },
+    resumed,
 
     /**
-     * The participant left the room (or the room ended): its SFU connections go; when nobody is
+     * The participant left the room, `inRoom` still in it: its SFU connections go; when nobody is
      * left, the SFU room goes and the meeting starts peer-to-peer again next time.
      */
-    left(participantId: string): void {
-      const roomId = roomOf.get(participantId);
-      if (!roomId) return;
-      roomOf.delete(participantId);
-      const ids = present.get(roomId);
-      ids?.delete(participantId);
-      const empty = !ids || ids.size === 0;
-      if (empty) present.delete(roomId);
+    left(roomId: string, participantId: string, inRoom: number): void {
       if (!heldRooms.has(roomId)) return;
-      if (empty) {
-        sfuRooms.delete(roomId);
-        heldRooms.delete(roomId);
-        recordingRooms.delete(roomId);
+      if (inRoom === 0) {
+        release(roomId);
+        return;
       }
-      const release = empty ? provider.closeRoom(roomId) : provider.leave(roomId, participantId);
-      release.catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
-      if (!empty) backToMeshIfSmall(roomId);
+      provider
+        .leave(roomId, participantId)
+        .catch((err: unknown) => log.warn({ err, roomId }, 'could not release the sfu'));
+      backToMeshIfSmall(roomId, inRoom);
     },
+
+    /** The room ended (its meeting was deleted): the SFU room goes. */
+    ended: release,
 
     /**
      * The participant's page left the SFU (back on the mesh, its links carrying media): its
@@ -182,16 +229,17 @@ export function createMediaService(deps: MediaServiceDeps) {
       heldRooms.clear();
     },
 
-    /** Janus is back: every room that was on it is told to publish and subscribe again. */
-    recovered(): void {
-      for (const id of lostRooms) {
-        if (!present.has(id)) continue;
+    /** Janus is back: every room that was on it (and still has people) publishes and subscribes again. */
+    async recovered(): Promise<void> {
+      const rooms = [...lostRooms];
+      lostRooms.clear();
+      for (const id of rooms) {
+        if ((await deps.inRoom(id)) === 0) continue;
         sfuRooms.add(id);
         heldRooms.add(id);
         log.info({ roomId: id }, 'janus is back: the meeting publishes again');
-        deps.announce(id, { type: 'media_mode', mode: 'sfu', restart: true });
+        announce(id, { type: 'media_mode', mode: 'sfu', restart: true });
       }
-      lostRooms.clear();
     },
 
     async publish(actor: Actor, offer: Jsep): Promise<Jsep> {
@@ -248,13 +296,14 @@ export function createMediaService(deps: MediaServiceDeps) {
      * `media_mode sfu` and switches as when a third person comes in. Answers false when there is
      * no SFU up to move to.
      */
-    moveToSfu(roomId: string): boolean {
+    async moveToSfu(roomId: string): Promise<boolean> {
       if (sfuRooms.has(roomId)) return true;
-      if (!sfuReady() || !present.has(roomId)) return false;
+      if (!sfuReady() || (await deps.inRoom(roomId)) === 0) return false;
+      if (sfuRooms.has(roomId)) return true;
       sfuRooms.add(roomId);
       heldRooms.add(roomId);
       log.info({ roomId }, 'meeting moves to the SFU (recording)');
-      deps.announce(roomId, { type: 'media_mode', mode: 'sfu' });
+      announce(roomId, { type: 'media_mode', mode: 'sfu' });
       return true;
     },
 
@@ -272,7 +321,7 @@ export function createMediaService(deps: MediaServiceDeps) {
     async stopRecording(roomId: string): Promise<void> {
       recordingRooms.delete(roomId);
       await provider.stopRecording(roomId);
-      backToMeshIfSmall(roomId);
+      backToMeshIfSmall(roomId, await deps.inRoom(roomId));
     },
 
     /** The room's active speaker (rooms on the SFU), for a newcomer. */

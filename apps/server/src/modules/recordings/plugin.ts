@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { followRoomForRecording } from './follower.js';
 import { missingTools } from './process.js';
 import { createRecordingsRepository } from './repository.js';
 import { createRecordingsService, type RecordingsService } from './service.js';
@@ -9,9 +10,8 @@ export const RECORDING_QUEUE = 'recording-process';
 
 /**
  * Meeting recording (`app.recordings`): the host's Record / Stop in the room (through the
- * media's SFU), and the post-processing job that makes each recording's one file. The room's
- * news reaches it through `observeRoomForRecording` (rooms plugin); its files follow the
- * retention job (modules/retention).
+ * media's SFU), and the post-processing job that makes each recording's one file. It follows the
+ * room's events (follower.ts); its files follow the retention job (modules/retention).
  */
 async function recordingsPlugin(app: FastifyInstance): Promise<void> {
   const log = app.log.child({ part: 'recordings' });
@@ -36,6 +36,12 @@ async function recordingsPlugin(app: FastifyInstance): Promise<void> {
     log,
   });
   app.decorate('recordings', service);
+  followRoomForRecording(
+    app.rooms.events,
+    service,
+    (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
+    (err) => log.warn({ err }, 'recording could not follow the room'),
+  );
 
   // One recording at a time per instance: ffmpeg takes a core or two while it encodes.
   app.jobs.define<{ recordingId: string }>(

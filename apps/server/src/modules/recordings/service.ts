@@ -20,7 +20,7 @@ import type { RecordingsRepository, RecordingWithMeeting } from './repository.js
 export interface RecordingMedia {
   canRecord(): boolean;
   readonly recordingDir: string | null;
-  moveToSfu(roomId: string): boolean;
+  moveToSfu(roomId: string): Promise<boolean>;
   startRecording(roomId: string, name: string): Promise<void>;
   stopRecording(roomId: string): Promise<void>;
 }
@@ -137,7 +137,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
         if (reason) throw new RoomError('forbidden', 409, reason);
         // Janus records what it carries: a peer-to-peer room moves to the SFU first, and its
         // publishers are recorded from their first packet when they publish there.
-        if (!media.moveToSfu(room.id)) throw new RoomError('internal', 503, RECORDING_TEXTS.noSfu);
+        if (!(await media.moveToSfu(room.id))) throw new RoomError('internal', 503, RECORDING_TEXTS.noSfu);
         const startedAt = now();
         const row = await repo.create({ meetingId: room.meeting.id, startedBy: member.id, startedAt });
         try {

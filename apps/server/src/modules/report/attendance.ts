@@ -28,7 +28,7 @@ export const SPEAKING_RATE_MESSAGE = 'Too many speaking updates: slow down';
 
 /**
  * Who was in a meeting and when, and how long each one spoke (the meeting report). It follows the
- * room's own news (room-observer.ts): a participant's first `joined` opens its attendance row, its
+ * room's events (follower.ts): a participant entering the room opens its attendance row, its
  * socket dropping or its leaving closes it (a resume within the grace opens it again), and its
  * `speaking` messages are timed on this service's clock, never the browser's. Talk time counts only
  * while the participant is present and unmuted. The test room (no meeting row) is not recorded.

@@ -1,6 +1,6 @@
 /**
  * Attendance with one meeting across two server instances (REDIS_URL): each instance keeps the
- * entries of the sockets it holds, and hears the room's news whichever instance published it.
+ * entries of the sockets it holds, and hears the room's events whichever instance emitted them.
  */
 import { describe, expect, it } from 'vitest';
 import { redisReachable, redisRequired, twoInstances } from '../../../test/instances.js';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createAttendanceService, type AttendanceService } from './attendance.js';
+import { followRoomForAttendance } from './follower.js';
 import { createReportRepository } from './repository.js';
 import { createReportService, type ReportService } from './service.js';
 
@@ -10,9 +11,8 @@ export interface ReportPluginOptions {
 }
 
 /**
- * Attendance and talk time (`app.attendance`, fed by the room's news through
- * `observeRoomForAttendance`, so registered before the rooms) and the meeting report
- * (`app.meetingReport`).
+ * Attendance and talk time (`app.attendance`, following the room's events: follower.ts) and the
+ * meeting report (`app.meetingReport`, with the host's saved summary from the AI module).
  */
 async function reportPlugin(app: FastifyInstance, opts: ReportPluginOptions): Promise<void> {
   const repo = createReportRepository(app.db.db);
@@ -20,16 +20,16 @@ async function reportPlugin(app: FastifyInstance, opts: ReportPluginOptions): Pr
   const report = createReportService({
     repo,
     attendance,
-    // The AI plugin registers after the rooms; it is there by the first request.
-    savedSummary: async (meeting) => (app.hasDecorator('ai') ? app.ai.service.savedSummary(meeting) : null),
+    savedSummary: (meeting) => app.ai.service.savedSummary(meeting),
   });
+  followRoomForAttendance(app.rooms.events, attendance);
   app.decorate('attendance', attendance);
   app.decorate('meetingReport', report);
   // Whoever is still in when the server stops leaves now (before the database closes).
   app.addHook('preClose', async () => attendance.closeAll());
 }
 
-export default fp(reportPlugin, { name: 'report' });
+export default fp(reportPlugin, { name: 'report', dependencies: ['rooms', 'ai'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -72,6 +72,8 @@ export interface ComeIn {
   sessionId: string | undefined;
   /** SHA-256 of the previous join token the browser presented (`resumeToken`), if any. */
   resumeTokenHash: string | null;
+  /** The browser's own id, if it sent one (the free-time clock of a guest). */
+  browserId: string | null;
   admission: Admission;
   /** Counts a new participant against the join budgets (throws 429 past them); not for a return. */
   spendNew(): void;
@@ -132,6 +134,7 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
     member.tokenHash = hashJoinToken(token);
     member.name = input.name;
     member.email = input.email ?? member.email;
+    member.browserId = input.browserId ?? member.browserId ?? null;
     member.isHost = input.isHost;
     if (member.admission === 'waiting' && input.admission === 'admitted') {
       member.admission = 'admitted';
@@ -147,6 +150,7 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       id: reusable(room, input.reuseId) ? input.reuseId : randomUUID(),
       name: input.name,
       email: input.email,
+      browserId: input.browserId,
       isHost: input.isHost,
       isMuted,
       isVideoOn: input.isVideoOn,
@@ -196,6 +200,8 @@ export function drop(room: RoomState, member: MemberState): Gone {
 /** What the participant's socket and the room hear when an admitted participant is (back) in. */
 export interface Entered {
   self: RoomParticipant;
+  /** The socket that speaks for it now. */
+  socketId: string;
   participants: RoomParticipant[];
   allMuted: boolean;
   transcription: TranscriptionState;
@@ -218,6 +224,7 @@ export function enter(room: RoomState, member: MemberState): Entered {
   room.wentLive = true;
   return {
     self: toRoomParticipant(member),
+    socketId: member.socketId ?? '',
     participants: roster(room, member.id),
     allMuted: room.allMuted,
     transcription: transcriptionState(room),

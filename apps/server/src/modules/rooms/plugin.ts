@@ -1,12 +1,8 @@
 import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { iceServersFor } from '../../realtime/ice.js';
-import { followRoomForFreeTime } from '../billing/room-observer.js';
-import { observeRoomForMedia } from '../media/observer.js';
-import { observeRoomForRecording } from '../recordings/observer.js';
-import { followRoomForAttendance } from '../report/room-observer.js';
 import { isPro } from '../subscriptions/access.js';
+import { createRoomEvents } from './events.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
 import { createRoomsRepository } from './repository.js';
@@ -24,7 +20,9 @@ export const ROOM_HEARTBEAT = { everyMs: 30_000, staleMs: 120_000 };
 
 /**
  * The meeting rooms (`app.rooms`): the RoomService over the in-memory room store, speaking to
- * the sockets through the realtime transport, with the chat history for `joined`. Meeting status
+ * the sockets through the realtime transport, with the chat history for `joined`. Features follow
+ * the room through its events (`app.rooms.events`, events.ts), registered from their own plugins
+ * after this one; the events come back from the bus to this instance's followers. Meeting status
  * follows the room: the first participant in makes a scheduled meeting live (held by this
  * instance); when the last one has left (after the grace period) an instant meeting ends and a
  * scheduled one is scheduled again. Rooms live in one instance's memory: live meetings whose
@@ -44,19 +42,13 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     if (finished > 0) app.log.info({ finished }, 'live meetings whose server stopped were finished');
   };
   await sweep();
-  // The free-time clock (modules/billing) and attendance (modules/report) follow the room's
-  // presence news as every instance hears it; the media (modules/media) as this one publishes it.
   const { sockets } = app.realtime;
-  if (app.hasDecorator('freeTime')) sockets.observe(followRoomForFreeTime(app.freeTime));
-  sockets.observe(followRoomForAttendance(app.attendance));
+  const events = createRoomEvents(app.log);
+  sockets.onRoomEvent((event, local) => events.dispatch(event, local));
   const rooms = createRoomService({
     store,
-    // Recording (modules/recordings) registers after the rooms: it is read when news comes.
-    transport: observeRoomForRecording(
-      observeRoomForMedia(sockets.transport, app.media),
-      () => (app.hasDecorator('recordings') ? app.recordings : null),
-      (err) => app.log.warn({ err }, 'recording could not follow the room'),
-    ),
+    transport: sockets.transport,
+    events,
     gate: createJoinGate(repo, {
       testRoom: app.config.env !== 'production',
       // Without an SFU, a full mesh: at most a few people (modules/media).
@@ -65,9 +57,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     repo,
     instance,
     chatHistory: (room) => app.chat.history(room),
-    // The AI plugin registers after the rooms (it needs them); it is there by the first join.
-    transcriptHistory: async (room) => (app.hasDecorator('ai') ? app.ai.recentTranscripts(room) : []),
-    iceServers: (participantId) => iceServersFor(app.config.ice, participantId),
+    iceServers: (participantId) => app.media.iceServers(participantId),
     isPro: (userId) => isPro(app.db.db, userId),
     canTranscribe: () => app.aiEngines.stt !== null,
     log: app.log,
@@ -118,7 +108,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
 
 export default fp(roomsPlugin, {
   name: 'rooms',
-  dependencies: ['realtime', 'media', 'chat', 'ai-engines', 'report'],
+  dependencies: ['realtime', 'media', 'chat', 'ai-engines'],
 });
 
 declare module 'fastify' {

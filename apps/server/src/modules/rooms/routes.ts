@@ -31,9 +31,9 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     });
 
   /** JoinResponse.mediaMode: for an admitted participant, on a server with an SFU. */
-  const mediaHint = (joined: JoinResult): { mediaMode?: 'p2p' | 'sfu' } =>
+  const mediaHint = async (joined: JoinResult): Promise<{ mediaMode?: 'p2p' | 'sfu' }> =>
     joined.admission === 'admitted' && app.media.hasSfu
-      ? { mediaMode: app.media.expectedMode(joined.roomId, joined.id) }
+      ? { mediaMode: await app.media.expectedMode(joined.roomId, joined.id) }
       : {};
 
   app.post(
@@ -42,14 +42,13 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { meetingId } = request.params;
       const joined = await app.rooms.join(meetingId, request.body, caller(request));
-      if (app.hasDecorator('freeTime')) app.freeTime.identify(joined.id, request.body.browserId);
       setRoomCookie(reply, meetingId, joined.joinToken);
       return {
         id: joined.id,
         joinToken: joined.joinToken,
         isHost: joined.isHost,
         admission: joined.admission,
-        ...mediaHint(joined),
+        ...(await mediaHint(joined)),
       };
     },
   );
@@ -66,7 +65,6 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { meetingId } = request.params;
       const joined = await app.rooms.join(meetingId, { ...request.body, isHost: false }, caller(request));
-      if (app.hasDecorator('freeTime')) app.freeTime.identify(joined.id, request.body.browserId);
       setRoomCookie(reply, meetingId, joined.joinToken);
       return reply.status(201).send({
         id: joined.id,
@@ -74,7 +72,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
         joinToken: joined.joinToken,
         isHost: joined.isHost,
         admission: joined.admission,
-        ...mediaHint(joined),
+        ...(await mediaHint(joined)),
       });
     },
   );

@@ -7,11 +7,12 @@ import {
   type RoomParticipant,
   type ServerMessage,
 } from '@parley/protocol';
+import type { RoomEvents } from './events.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { forbidden, unauthorized } from '../../http/errors.js';
 import type { Caller, JoinGate } from './gate.js';
 import { actorIn, drop, enter, issue, mute, targetIn, type Gone } from './members.js';
-import { createRoomNews } from './news.js';
+import { createRoomNews, type History } from './news.js';
 import { createPresence } from './presence.js';
 import type { RoomsRepository } from './repository.js';
 import {
@@ -40,6 +41,8 @@ export interface JoinInput {
   password?: string;
   /** The join token this browser was given last time: the proof that a reload is the same guest. */
   resumeToken?: string;
+  /** The browser's own id (localStorage), for the free-time clock of a guest. */
+  browserId?: string;
 }
 
 export type JoinResult = JoinResponse & { name: string; roomId: string };
@@ -60,14 +63,14 @@ export const LEFT: Farewell = { code: WS_CLOSE.normal, reason: 'Left the meeting
 export interface RoomServiceDeps {
   store: RoomStateStore;
   transport: RoomTransport;
+  /** The features that follow the room register here (events.ts); the room runs their hooks. */
+  events: RoomEvents;
   gate: JoinGate;
   /** Meeting status follows the room (live, then ended or scheduled again). */
   repo: Pick<RoomsRepository, 'markLive' | 'markFinished'>;
   /** This server instance's id (recorded on the meetings its rooms hold). */
   instance: string;
   chatHistory(room: RoomState): Promise<ChatMessage[]>;
-  /** The meeting's last transcript lines (spec §9: 20), oldest first; none when not transcribed. */
-  transcriptHistory(room: RoomState): Promise<LiveTranscript[]>;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
   /** Whether a signed-in user has Pro now (the one rule: subscriptions/access.ts#isPro). */
@@ -89,11 +92,6 @@ export interface RoomServiceDeps {
  * WebSocket handlers only adapt to these methods. Refusals are RoomErrors (an HttpError with a
  * WebSocket error code); the join's door (limits, lookup, password) is the JoinGate.
  */
-/** What `joined` carries of the meeting so far. */
-export interface History {
-  chat: ChatMessage[];
-  transcripts: LiveTranscript[];
-}
 const NO_HISTORY: History = { chat: [], transcripts: [] };
 
 export function createRoomService(deps: RoomServiceDeps) {
@@ -105,6 +103,8 @@ export function createRoomService(deps: RoomServiceDeps) {
   );
 
   const news = createRoomNews(deps);
+  /** The meeting's last transcript lines (spec §9: 20), oldest first (provideTranscripts). */
+  let transcriptHistory = async (_room: RoomState): Promise<LiveTranscript[]> => [];
   const gone = (room: RoomState, g: Gone, reason: 'left' | 'removed' | 'timeout') => {
     presence.forget(g.participantId);
     news.gone(room, g, reason);
@@ -152,7 +152,7 @@ export function createRoomService(deps: RoomServiceDeps) {
   async function histories(room: RoomState): Promise<History> {
     const [chat, transcripts] = await Promise.all([
       deps.chatHistory(room),
-      deps.transcriptHistory(room).catch((err: unknown) => {
+      transcriptHistory(room).catch((err: unknown) => {
         // Captions are a convenience on entering: a failed read must not keep anyone out.
         log.error({ err, roomId: room.id }, 'could not read the recent transcript');
         return [];
@@ -177,6 +177,20 @@ export function createRoomService(deps: RoomServiceDeps) {
   return {
     /** Timings in force; tests shorten them. */
     timings: deps.timings,
+
+    /** Where the features that follow the room register (events.ts): `on`, `aroundJoined`. */
+    events: { on: deps.events.on, aroundJoined: deps.events.aroundJoined } as Pick<
+      RoomEvents,
+      'on' | 'aroundJoined'
+    >,
+
+    /**
+     * The meeting's last transcript lines a `joined` carries (spec §9: 20, oldest first), from
+     * the AI module, which registers after the rooms; none until it does.
+     */
+    provideTranscripts(read: (room: RoomState) => Promise<LiveTranscript[]>): void {
+      transcriptHistory = read;
+    },
 
     /**
      * POST /join and /participants: through the gate, then into the room (admitted), or into
@@ -212,6 +226,7 @@ export function createRoomService(deps: RoomServiceDeps) {
           userId: entry.userId,
           sessionId: input.sessionId,
           resumeTokenHash,
+          browserId: input.browserId ?? null,
           admission,
           spendNew: () => deps.gate.spendNew(publicId, caller, entry.isHost),
           now: Date.now(),
@@ -299,7 +314,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         return { participant: toRoomParticipant(member), announced: member.announced };
       });
       if (!changed) return;
-      if (changed.announced) news.updated(actor.roomId, [changed.participant], actor.participantId);
+      if (changed.announced) news.away(actor.roomId, changed.participant);
       presence.await(actor.roomId, actor.participantId, true);
     },
 
@@ -441,6 +456,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         presence.forget(id);
         transport.close(id, WS_CLOSE.meetingEnded, reason);
       }
+      news.ended(roomId, [...room.members.keys()]);
       return room.members.size;
     },
 
@@ -529,6 +545,12 @@ export function createRoomService(deps: RoomServiceDeps) {
 
     /** The room of a meeting (meetings.id or the test room's id), to read. */
     room: (roomId: string) => store.get(roomId),
+
+    /** How many participants are in the room (admitted and entered: what everyone sees), but `exceptId`. */
+    async inRoom(roomId: string, exceptId?: string): Promise<number> {
+      const room = await store.get(roomId);
+      return room ? roster(room, exceptId).length : 0;
+    },
 
     /**
      * Several instances: the presence sweeper (cluster.ts) on one room. Participants whose socket

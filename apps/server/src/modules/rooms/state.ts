@@ -16,6 +16,11 @@ export interface MemberState {
   readonly id: string;
   name: string;
   email: string | null;
+  /**
+   * The browser's own id (localStorage) it joined with, if any: the free-time clock of a guest
+   * without an e-mail is keyed on it (modules/billing). Optional: rooms stored before it lack it.
+   */
+  browserId?: string | null;
   isHost: boolean;
   isMuted: boolean;
   isVideoOn: boolean;

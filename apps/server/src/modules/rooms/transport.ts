@@ -1,5 +1,6 @@
 import type { ServerMessage } from '@parley/protocol';
 import type { Audience } from '../../providers/bus/index.js';
+import type { RoomEventWire } from './events.js';
 
 export type { Audience };
 
@@ -16,6 +17,8 @@ export interface RoomTransport {
    * `code`; it no longer speaks for the participant. Nothing happens when it has no socket.
    */
   close(participantId: string, code: number, reason: string, last?: ServerMessage): void;
+  /** A room event (events.ts), to the services of every server instance (through the bus). */
+  emit(event: RoomEventWire): void;
 }
 
 /** What the room needs of the socket that sends join_meeting. */

@@ -23,6 +23,11 @@ export interface BusEnvelope {
    * closes its sockets of that session (4010) and their participants leave. No room (`roomId ''`).
    */
   sessionEnded?: string;
+  /**
+   * For the services, never to sockets: a room event (modules/rooms/events.ts, which this
+   * layer does not know), with `to: all`. Each kind of event is an envelope of this kind.
+   */
+  event?: { kind: string; roomId: string };
   /** The instance that published it (realtime/sockets.ts stamps it). */
   origin?: string;
   /**

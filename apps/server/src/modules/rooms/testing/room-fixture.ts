@@ -3,6 +3,7 @@ import type { ServerMessage } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MeetingRow } from '../../../db/schema/index.js';
 import type { ActiveSession } from '../../auth/session-service.js';
+import { createRoomEvents, type RoomEventWire } from '../events.js';
 import { createJoinGate, type Caller } from '../gate.js';
 import type { RoomsRepository } from '../repository.js';
 import { createRoomService, type JoinInput } from '../service.js';
@@ -23,9 +24,18 @@ export function roomFixture(
   const published: Array<{ roomId: string; to: Audience; message: ServerMessage }> = [];
   const closed: Array<{ participantId: string; code: number; reason: string; last?: ServerMessage }> = [];
   const statuses: string[] = [];
+  /** The room's events, in the order it emitted them (as the bus would hand them back). */
+  const emitted: RoomEventWire[] = [];
+  const log = { error: () => undefined } as unknown as FastifyBaseLogger;
+  const events = createRoomEvents(log);
   const transport: RoomTransport = {
     publish: (roomId, to, message) => published.push({ roomId, to, message }),
     close: (participantId, code, reason, last) => closed.push({ participantId, code, reason, last }),
+    emit: (event) => {
+      emitted.push(event);
+      // One instance holding every socket: an entered participant's socket is local.
+      events.dispatch(event, event.kind === 'entered');
+    },
   };
   const repo = {
     findMeeting: async (publicId: string) => rows.get(publicId) ?? null,
@@ -35,15 +45,14 @@ export function roomFixture(
     holdLive: async () => undefined,
     finishOrphaned: async () => 0,
   } satisfies RoomsRepository;
-  const log = { error: () => undefined } as unknown as FastifyBaseLogger;
   const rooms = createRoomService({
     store: createMemoryRoomStore(),
     transport,
+    events,
     gate: createJoinGate(repo, { testRoom: true }),
     repo,
     instance: 'test-instance',
     chatHistory: async () => [],
-    transcriptHistory: async () => [],
     iceServers: () => [],
     isPro: async (userId) => proUsers.has(userId),
     canTranscribe: () => true,
@@ -133,5 +142,18 @@ export function roomFixture(
     return published.splice(0);
   }
 
-  return { rooms, hostId, meeting, join, enter, take, published, closed, statuses, socketFor, proUsers };
+  return {
+    rooms,
+    hostId,
+    meeting,
+    join,
+    enter,
+    take,
+    published,
+    closed,
+    statuses,
+    emitted,
+    socketFor,
+    proUsers,
+  };
 }

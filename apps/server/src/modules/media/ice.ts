@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IceServer } from '@parley/protocol';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 
 /** TURN credentials are valid this long (coturn REST API, `use-auth-secret`). */
 export const TURN_CREDENTIAL_TTL_S = 24 * 60 * 60;

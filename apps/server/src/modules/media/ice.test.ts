@@ -51,9 +51,9 @@ describe('iceServersFor', () => {
   });
 
   it('reaches the client in joined', async () => {
-    const { createTestApp, signIn } = await import('../../test/app.js');
-    const { createMeeting } = await import('../../test/meetings.js');
-    const { enter, listen } = await import('../../test/ws-client.js');
+    const { createTestApp, signIn } = await import('../../../test/app.js');
+    const { createMeeting } = await import('../../../test/meetings.js');
+    const { enter, listen } = await import('../../../test/ws-client.js');
     const t = await createTestApp({
       STUN_URLS: 'stun:a:3478,stun:b:3478',
       TURN_URLS: 'turn:c:3478',
