@@ -7,20 +7,33 @@ const providerOnly = (name, folder) => ({
   name,
   message: `Reach ${name} through its adapter in apps/server/src/providers/${folder}.`,
 });
-/** Vendor SDKs, each allowed only inside its provider folder. */
-const VENDOR_PATHS = [
-  providerOnly('stripe', 'payments'),
-  providerOnly('openid-client', 'identity'),
-  providerOnly('oidc-provider', 'identity'),
-  providerOnly('nodemailer', 'mail'),
-  providerOnly('ioredis', 'bus'),
-  providerOnly('janode', 'media'),
+/** Vendor SDKs, each allowed only inside its provider folder: [package, folder]. */
+const VENDORS = [
+  ['stripe', 'payments'],
+  ['openid-client', 'identity'],
+  ['oidc-provider', 'identity'],
+  ['nodemailer', 'mail'],
+  ['ioredis', 'bus'],
+  ['janode', 'media'],
 ];
+const VENDOR_PATHS = VENDORS.map(([name, folder]) => providerOnly(name, folder));
+/** Each provider folder may import its own SDKs and no other's. */
+const PROVIDER_FOLDERS = [...new Set(VENDORS.map(([, folder]) => folder))];
+const othersSdks = (own) =>
+  VENDORS.filter(([, folder]) => folder !== own).map(([name, folder]) => providerOnly(name, folder));
 /** Drizzle (SQL) only in repositories and db/. */
 const DRIZZLE_PATTERNS = [
   {
     group: ['drizzle-orm', 'drizzle-orm/*'],
     message: 'SQL belongs in a repository (repository.ts, *-repository.ts) or db/.',
+  },
+];
+/** The domain never imports the transport: realtime/ implements the ports modules/ declare. */
+const REALTIME_PATTERNS = [
+  {
+    group: ['**/realtime', '**/realtime/*'],
+    message:
+      'modules/ must not import realtime/: declare a port in the module (as rooms/transport.ts and rooms/events.ts do) and let realtime/ implement it.',
   },
 ];
 
@@ -110,9 +123,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS, patterns: DRIZZLE_PATTERNS }] },
   },
   {
-    files: ['apps/server/src/providers/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: DRIZZLE_PATTERNS }] },
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: VENDOR_PATHS, patterns: [...DRIZZLE_PATTERNS, ...REALTIME_PATTERNS] },
+      ],
+    },
   },
+  {
+    files: ['apps/server/src/providers/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS, patterns: DRIZZLE_PATTERNS }] },
+  },
+  ...PROVIDER_FOLDERS.map((folder) => ({
+    files: [`apps/server/src/providers/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { paths: othersSdks(folder), patterns: DRIZZLE_PATTERNS }],
+    },
+  })),
   {
     files: [
       'apps/server/src/**/repository.ts',
@@ -121,6 +149,14 @@ export default tseslint.config(
       'apps/server/src/**/*.test.ts',
     ],
     rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS }] },
+  },
+  {
+    files: [
+      'apps/server/src/modules/**/repository.ts',
+      'apps/server/src/modules/**/*-repository.ts',
+      'apps/server/src/modules/**/*.test.ts',
+    ],
+    rules: { 'no-restricted-imports': ['error', { paths: VENDOR_PATHS, patterns: REALTIME_PATTERNS }] },
   },
   {
     files: ['apps/server/src/providers/**/*-repository.ts', 'apps/server/src/providers/**/*.test.ts'],
