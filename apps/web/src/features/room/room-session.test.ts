@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalMedia } from './media/local-media';
+import { FakePC } from './media/sfu-fakes';
 import { RoomSession, type Notice } from './room-session';
 import { FakeSocket, installFakeDevices, joinedMessage, participant } from './testing/fakes';
 
@@ -157,5 +158,68 @@ describe('RoomSession', () => {
     expect(s.sentOf('leave_meeting')).toHaveLength(1);
     s.receive({ type: 'participant_joined', participant: participant('p4', 'Late') });
     expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
+  });
+});
+
+/** The page's view of the SFU (which videos it shows) across the SFU sessions of one room. */
+describe('RoomSession on the SFU', () => {
+  let sockets: FakeSocket[];
+  let session: RoomSession;
+  const socket = () => sockets[sockets.length - 1]!;
+  const views = () =>
+    socket()
+      .sentOf('sfu_view')
+      .map((m) => m.videos);
+  /** The server takes our latest `sfu_subscribe`: the SFU session may now send its view. */
+  const subscribed = async () => {
+    const req = socket().sentOf('sfu_subscribe').at(-1)!;
+    socket().receive({ type: 'ack', requestId: req.requestId as string });
+    await vi.advanceTimersByTimeAsync(0);
+  };
+
+  beforeEach(async () => {
+    vi.useFakeTimers();
+    installFakeDevices(vi.stubGlobal);
+    sockets = [];
+    const media = new LocalMedia();
+    await media.start({ audio: true, video: true });
+    session = new RoomSession({
+      meetingId: '123-456-789',
+      participantId: 'p1',
+      joinToken: 'token-0123456789abcdef',
+      socketUrl: 'ws://x/ws',
+      media,
+      notify: () => undefined,
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+      createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
+    });
+    session.connect();
+    socket().open();
+    socket().receive({ type: 'media_mode', mode: 'sfu' });
+    socket().receive(joinedMessage(participant('p1', 'Gus'), { others: [participant('p2', 'Ann')] }));
+  });
+  afterEach(() => {
+    session.dispose();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the page’s view once subscribed, and again to the session that replaces a failed one', async () => {
+    const view = [{ participantId: 'p2', quality: 'high' as const }];
+    session.setVideoView(view);
+    expect(views()).toEqual([]);
+    await subscribed();
+    expect(views()).toEqual([view]);
+    // The SFU came back after a failure (`restart`): a fresh session, told the same view unasked.
+    socket().receive({ type: 'media_mode', mode: 'sfu', restart: true });
+    expect(socket().sentOf('sfu_subscribe')).toHaveLength(2);
+    await subscribed();
+    expect(views()).toEqual([view, view]);
+    session.setVideoView([{ participantId: 'p2', quality: 'low' }]);
+    expect(views()).toHaveLength(3);
   });
 });
