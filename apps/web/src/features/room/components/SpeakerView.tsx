@@ -3,8 +3,9 @@ import type { RoomParticipant } from '@parley/protocol/ws';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
-import { speakerLayout, videoWants } from '../layout';
+import { speakerLayout } from '../layout';
 import { useRoomContext } from '../room-context';
+import { videoView } from '../video-view';
 import { RemoteAudio, RemoteTile } from './VideoTiles';
 
 /** Thumbnails per page on a phone: one row under the stage (this participant's own tile and two). */
@@ -47,9 +48,11 @@ export function SpeakerView({
   const byId = new Map(participants.map((p) => [p.id, p]));
   const stage = layout.stage ? byId.get(layout.stage) : undefined;
 
-  const wants = JSON.stringify(videoWants(layout));
+  const wants = JSON.stringify(
+    videoView({ kind: 'speaker', stage: layout.stage, thumbnails: layout.thumbnails }, participants, null),
+  );
   useEffect(() => {
-    session.setVideoView(JSON.parse(wants) as ReturnType<typeof videoWants>);
+    session.setVideoView(JSON.parse(wants) as ReturnType<typeof videoView>);
   }, [session, wants]);
 
   return (
