@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { speakerLayout } from './layout';
 import type { RoomSnapshot } from './room-session';
 import { participant } from './testing/fakes';
-import { mainLayout, videoView, type VideoLayout } from './video-view';
+import { mainLayout, sameView, videoView, type VideoLayout } from './video-view';
 
 const me = participant('me', 'Me');
 /** `n` remote participants p1…pn, in join order. */
@@ -110,5 +110,17 @@ describe('videoView', () => {
     expect(wants).toEqual(
       ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((participantId) => ({ participantId, quality: 'low' })),
     );
+  });
+});
+
+describe('sameView', () => {
+  it('is the same view only with the same videos, qualities and order', () => {
+    const a = { participantId: 'a', quality: 'high' as const };
+    const b = { participantId: 'b', quality: 'low' as const };
+    expect(sameView([a, b], [{ ...a }, { ...b }])).toBe(true);
+    expect(sameView([a, b], [b, a])).toBe(false);
+    expect(sameView([a, b], [a, { ...b, quality: 'high' }])).toBe(false);
+    expect(sameView([a], [a, b])).toBe(false);
+    expect(sameView([], [])).toBe(true);
   });
 });

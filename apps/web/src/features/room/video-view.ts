@@ -81,6 +81,14 @@ export function videoView(
   }
 }
 
+/** Whether two views ask for the same videos at the same qualities, in the same order. */
+export function sameView(a: readonly VideoWant[], b: readonly VideoWant[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((w, i) => w.participantId === b[i]!.participantId && w.quality === b[i]!.quality)
+  );
+}
+
 const want = (participantId: string, quality: VideoWant['quality']): VideoWant => ({
   participantId,
   quality,

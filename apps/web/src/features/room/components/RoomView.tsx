@@ -1,11 +1,11 @@
-import { useEffect } from 'react';
 import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
 import { CaptionsOverlay } from '../ai/CaptionsOverlay';
 import { useRoomShortcuts } from '../controls/shortcuts';
 import { useLocalMediaState, useRoomContext, useRoomState } from '../room-context';
-import { mainLayout, videoView } from '../video-view';
+import { useVideoView } from '../use-video-view';
+import { mainLayout } from '../video-view';
 import { usePanels } from '../controls/panel-controls';
 import { ControlBar } from './ControlBar';
 import { KnockNotice } from './KnockNotice';
@@ -45,13 +45,7 @@ export function RoomView() {
   );
   // On the SFU the page receives only the videos its layout shows; the speaker layout tells its
   // own (its stage and page are SpeakerView's state).
-  const wants =
-    room.mediaMode === 'sfu' && main.kind !== 'speaker'
-      ? JSON.stringify(videoView(main, room.participants, self?.id ?? null))
-      : null;
-  useEffect(() => {
-    if (wants) session.setVideoView(JSON.parse(wants) as Parameters<typeof session.setVideoView>[0]);
-  }, [session, wants]);
+  useVideoView(main.kind === 'speaker' ? null : main);
 
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
