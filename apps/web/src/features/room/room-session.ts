@@ -114,8 +114,11 @@ export class RoomSession {
   /** The server said our arrival moved the room to the SFU (`media_mode.bridge`). */
   private bridgeAtJoin = false;
   private lastMediaState = '';
-  /** The remote videos the room's layout shows (for the SFU: only those are received). */
-  private videoView: VideoWant[] | null = null;
+  /**
+   * The remote videos the room's layout shows (for the SFU: only those are received). Held here
+   * alone: each SFU session reads it, so one that replaces another starts from it.
+   */
+  private readonly videoView = new Store<VideoWant[] | null>(null);
 
   constructor(private readonly opts: RoomSessionOptions) {
     this.media = opts.media;
@@ -325,6 +328,7 @@ export class RoomSession {
         const p = this.snapshot.participants.find((x) => x.id === id);
         return !p || p.isVideoOn || p.isScreenSharing;
       },
+      view: this.videoView,
     });
     sfu.onFlowing = (id) => {
       if (this.mediaMode === 'sfu') this.mesh.forget(id);
@@ -335,7 +339,6 @@ export class RoomSession {
     };
     sfu.onUnderWay = () => this.showRoom();
     this.sfu = sfu;
-    if (this.videoView) sfu.setView(this.videoView);
     this.remote.setSfu(sfu);
     sfu.start().catch((err: unknown) => {
       this.showRoom();
@@ -467,8 +470,7 @@ export class RoomSession {
 
   /** The layout shows these remote videos now (each tile's quality); the SFU sends only those. */
   setVideoView(videos: VideoWant[]): void {
-    this.videoView = videos;
-    this.sfu?.setView(videos);
+    this.videoView.set(videos);
   }
 
   sendChat(content: string, fileId?: string): void {
