@@ -1,8 +1,31 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalMedia } from './media/local-media';
 import { FakePC } from './media/sfu-fakes';
-import { RoomSession, type Notice } from './room-session';
+import { RoomSession, type Notice, type RoomSessionOptions } from './room-session';
 import { FakeSocket, installFakeDevices, joinedMessage, participant } from './testing/fakes';
+
+/** A session with its camera and microphone on, its socket (the last of `sockets`) open. */
+async function openSession(sockets: FakeSocket[], more: Partial<RoomSessionOptions> = {}) {
+  const media = new LocalMedia();
+  await media.start({ audio: true, video: true });
+  const session = new RoomSession({
+    meetingId: '123-456-789',
+    participantId: 'p1',
+    joinToken: 'token-0123456789abcdef',
+    socketUrl: 'ws://x/ws',
+    media,
+    notify: () => undefined,
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    ...more,
+  });
+  session.connect();
+  sockets.at(-1)!.open();
+  return { session, media };
+}
 
 /** The session's message handlers, the server played through the fake socket. */
 describe('RoomSession', () => {
@@ -19,23 +42,7 @@ describe('RoomSession', () => {
     installFakeDevices(vi.stubGlobal);
     sockets = [];
     notify = vi.fn<(n: Notice) => void>();
-    media = new LocalMedia();
-    await media.start({ audio: true, video: true });
-    session = new RoomSession({
-      meetingId: '123-456-789',
-      participantId: 'p1',
-      joinToken: 'token-0123456789abcdef',
-      socketUrl: 'ws://x/ws',
-      media,
-      notify,
-      createSocket: (url) => {
-        const s = new FakeSocket(url);
-        sockets.push(s);
-        return s;
-      },
-    });
-    session.connect();
-    socket().open();
+    ({ session, media } = await openSession(sockets, { notify }));
     socket().receive(joinedMessage(gus, { others: [ann] }));
   });
   afterEach(() => {
@@ -181,24 +188,9 @@ describe('RoomSession on the SFU', () => {
     vi.useFakeTimers();
     installFakeDevices(vi.stubGlobal);
     sockets = [];
-    const media = new LocalMedia();
-    await media.start({ audio: true, video: true });
-    session = new RoomSession({
-      meetingId: '123-456-789',
-      participantId: 'p1',
-      joinToken: 'token-0123456789abcdef',
-      socketUrl: 'ws://x/ws',
-      media,
-      notify: () => undefined,
-      createSocket: (url) => {
-        const s = new FakeSocket(url);
-        sockets.push(s);
-        return s;
-      },
+    ({ session } = await openSession(sockets, {
       createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
-    });
-    session.connect();
-    socket().open();
+    }));
     socket().receive({ type: 'media_mode', mode: 'sfu' });
     socket().receive(joinedMessage(participant('p1', 'Gus'), { others: [participant('p2', 'Ann')] }));
   });
