@@ -32,21 +32,17 @@ declare global {
 export function installDebugHandle(session: RoomSession): () => void {
   const handle: ParleyDebugHandle = {
     peerConnections: () =>
-      session.mesh
+      session.route.mesh
         .all()
         .map((l) => ({ participantId: l.remoteId, pc: l.pc, polite: l.polite, iceRestarts: l.iceRestarts })),
     signalState: () => session.signal.state,
     selfId: () => session.getSnapshot().self?.id ?? null,
     participants: () =>
       session.getSnapshot().participants.map(({ id, name, isConnected }) => ({ id, name, isConnected })),
-    sfu: () =>
-      session.sfu
-        ? {
-            publisher: session.sfu.publisher,
-            subscriber: session.sfu.subscriber,
-            streams: session.sfu.streamMap(),
-          }
-        : null,
+    sfu: () => {
+      const sfu = session.route.sfu;
+      return sfu ? { publisher: sfu.publisher, subscriber: sfu.subscriber, streams: sfu.streamMap() } : null;
+    },
   };
   window.__parley = handle;
   return () => {

@@ -98,13 +98,3 @@ export function speakerLayout(
     pages,
   };
 }
-
-/** The videos the speaker layout shows, as `sfu_view` asks for them: the stage high, thumbnails low. */
-export function videoWants(
-  layout: Pick<SpeakerLayout, 'stage' | 'thumbnails'>,
-): { participantId: string; quality: 'high' | 'low' }[] {
-  return [
-    ...(layout.stage ? [{ participantId: layout.stage, quality: 'high' as const }] : []),
-    ...layout.thumbnails.map((participantId) => ({ participantId, quality: 'low' as const })),
-  ];
-}

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { RoomController, type RoomState } from './room-controller';
 import { FakePC, offer as sfuOffer } from './media/sfu-fakes';
-import { ROOM_HOLD_MAX_MS, type Notice } from './room-session';
+import { ROOM_HOLD_MAX_MS } from './media-route';
+import type { Notice } from './room-session';
 import { FakeSocket, installFakeDevices, joinedMessage, participant, type FakeTrack } from './testing/fakes';
 
 /**

@@ -1,7 +1,31 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalMedia } from './media/local-media';
-import { RoomSession, type Notice } from './room-session';
+import { FakePC } from './media/sfu-fakes';
+import { RoomSession, type Notice, type RoomSessionOptions } from './room-session';
 import { FakeSocket, installFakeDevices, joinedMessage, participant } from './testing/fakes';
+
+/** A session with its camera and microphone on, its socket (the last of `sockets`) open. */
+async function openSession(sockets: FakeSocket[], more: Partial<RoomSessionOptions> = {}) {
+  const media = new LocalMedia();
+  await media.start({ audio: true, video: true });
+  const session = new RoomSession({
+    meetingId: '123-456-789',
+    participantId: 'p1',
+    joinToken: 'token-0123456789abcdef',
+    socketUrl: 'ws://x/ws',
+    media,
+    notify: () => undefined,
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    ...more,
+  });
+  session.connect();
+  sockets.at(-1)!.open();
+  return { session, media };
+}
 
 /** The session's message handlers, the server played through the fake socket. */
 describe('RoomSession', () => {
@@ -18,23 +42,7 @@ describe('RoomSession', () => {
     installFakeDevices(vi.stubGlobal);
     sockets = [];
     notify = vi.fn<(n: Notice) => void>();
-    media = new LocalMedia();
-    await media.start({ audio: true, video: true });
-    session = new RoomSession({
-      meetingId: '123-456-789',
-      participantId: 'p1',
-      joinToken: 'token-0123456789abcdef',
-      socketUrl: 'ws://x/ws',
-      media,
-      notify,
-      createSocket: (url) => {
-        const s = new FakeSocket(url);
-        sockets.push(s);
-        return s;
-      },
-    });
-    session.connect();
-    socket().open();
+    ({ session, media } = await openSession(sockets, { notify }));
     socket().receive(joinedMessage(gus, { others: [ann] }));
   });
   afterEach(() => {
@@ -157,5 +165,53 @@ describe('RoomSession', () => {
     expect(s.sentOf('leave_meeting')).toHaveLength(1);
     s.receive({ type: 'participant_joined', participant: participant('p4', 'Late') });
     expect(session.getSnapshot().participants.map((p) => p.name)).toEqual(['Ann']);
+  });
+});
+
+/** The page's view of the SFU (which videos it shows) across the SFU sessions of one room. */
+describe('RoomSession on the SFU', () => {
+  let sockets: FakeSocket[];
+  let session: RoomSession;
+  const socket = () => sockets[sockets.length - 1]!;
+  const views = () =>
+    socket()
+      .sentOf('sfu_view')
+      .map((m) => m.videos);
+  /** The server takes our latest `sfu_subscribe`: the SFU session may now send its view. */
+  const subscribed = async () => {
+    const req = socket().sentOf('sfu_subscribe').at(-1)!;
+    socket().receive({ type: 'ack', requestId: req.requestId as string });
+    await vi.advanceTimersByTimeAsync(0);
+  };
+
+  beforeEach(async () => {
+    vi.useFakeTimers();
+    installFakeDevices(vi.stubGlobal);
+    sockets = [];
+    ({ session } = await openSession(sockets, {
+      createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
+    }));
+    socket().receive({ type: 'media_mode', mode: 'sfu' });
+    socket().receive(joinedMessage(participant('p1', 'Gus'), { others: [participant('p2', 'Ann')] }));
+  });
+  afterEach(() => {
+    session.dispose();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the page’s view once subscribed, and again to the session that replaces a failed one', async () => {
+    const view = [{ participantId: 'p2', quality: 'high' as const }];
+    session.setVideoView(view);
+    expect(views()).toEqual([]);
+    await subscribed();
+    expect(views()).toEqual([view]);
+    // The SFU came back after a failure (`restart`): a fresh session, told the same view unasked.
+    socket().receive({ type: 'media_mode', mode: 'sfu', restart: true });
+    expect(socket().sentOf('sfu_subscribe')).toHaveLength(2);
+    await subscribed();
+    expect(views()).toEqual([view, view]);
+    session.setVideoView([{ participantId: 'p2', quality: 'low' }]);
+    expect(views()).toHaveLength(3);
   });
 });

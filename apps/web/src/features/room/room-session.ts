@@ -7,19 +7,20 @@ import { Store } from '@/lib/store';
 import { Captions } from './ai/captions';
 import { SpeakingMeter } from '@/features/report/speaking';
 import type { LocalMedia } from './media/local-media';
-import type { PeerLink } from './media/peer-link';
-import { PeerMesh, type PeerMeshOptions } from './media/peer-mesh';
-import { RemoteMedia } from './media/remote-media';
-import { SfuSession, type VideoWant } from './media/sfu-session';
+import type { PeerMeshOptions } from './media/peer-mesh';
+import type { RemoteMedia } from './media/remote-media';
+import type { VideoWant } from './media/sfu-session';
+import { MediaRoute } from './media-route';
 import { SignalClient, newRequestId, type SignalSnapshot, type WebSocketLike } from './signal-client';
 import { FreeTimeClient } from '@/features/billing/free-time';
 
 /**
- * One joined meeting: the SignalClient, the PeerMesh and the LocalMedia wired together, plus the
- * room's state (participants, chat, the host's waiting list, Mute All). Each incoming message type
- * has its own small handler below. React reads `getSnapshot()` through useSyncExternalStore; media
- * objects stay here. Whether this participant is still waiting, in the room or reconnecting is the
- * signal's state (`signal.state`); the RoomController turns it into the page's phase.
+ * One joined meeting: the SignalClient, the LocalMedia and the media route (mesh and SFU,
+ * media-route.ts) wired together, plus the room's state (participants, chat, the host's waiting
+ * list, Mute All). Each incoming message type has its own small handler below. React reads
+ * `getSnapshot()` through useSyncExternalStore; media objects stay here. Whether this participant
+ * is still waiting, in the room or reconnecting is the signal's state (`signal.state`); the
+ * RoomController turns it into the page's phase.
  */
 
 export interface Notice {
@@ -51,21 +52,9 @@ export interface RoomSnapshot {
   activeSpeakerId: string | null;
   /** The meeting's recording (room state, `recording_state`); null until the server says. */
   recording: RecordingState | null;
-  /**
-   * The room waits a moment before it is first shown: from the first `joined` on the SFU until our
-   * answer to the SFU's first offer and our subscriber connection's first ICE candidate are out,
-   * at most ROOM_HOLD_MAX_MS. The room's first render is one main-thread task (75–150 ms
-   * traced on 2 cores), during which no socket message or connection callback runs: rendered at
-   * `joined` it held the SFU's offer back by as much (handled 100–290 ms after `joined`, against
-   * 25–110 with the hold), and rendered right after the answer it held back our candidate (150–190
-   * ms after the answer instead of about 20); in those traces ICE connected 27–37 ms after that
-   * candidate went out.
-   */
+  /** The room's first render waits (on the SFU, for our subscriber connection): see media-route.ts. */
   holdRoom: boolean;
 }
-
-/** How long the room's first render waits for our SFU subscriber connection to be under way. */
-export const ROOM_HOLD_MAX_MS = 250;
 
 export interface RoomSessionOptions {
   meetingId: string;
@@ -84,14 +73,10 @@ export interface RoomSessionOptions {
 
 export class RoomSession {
   readonly signal: SignalClient;
-  readonly mesh: PeerMesh;
-  /** The SFU path (meetings of three or more, when the server has one); null on the mesh. */
-  sfu: SfuSession | null = null;
+  /** The mesh and the SFU, and the switch between them. */
+  readonly route: MediaRoute;
   /** Each remote participant's media, by the mesh or the SFU: what the tiles show. */
   readonly remote: RemoteMedia;
-  /** How the room's media flows, as the server last said (`media_mode`; p2p when it never does). */
-  private mediaMode: 'p2p' | 'sfu' = 'p2p';
-  private iceServers: RTCIceServer[] = [];
   /** Live transcription and translation (room state, this listener's language, the microphone stream). */
   readonly captions: Captions;
   /** Tells the room when this participant speaks (talk time in the meeting report). */
@@ -108,14 +93,7 @@ export class RoomSession {
   private disposed = false;
   private readonly cleanups: (() => void)[] = [];
   private existingTimer: ReturnType<typeof setTimeout> | null = null;
-  private holdTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Who was connected when we joined: the people we offer to (the reconciliation's scope). */
-  private connectedAtJoin = new Set<string>();
-  /** The server said our arrival moved the room to the SFU (`media_mode.bridge`). */
-  private bridgeAtJoin = false;
   private lastMediaState = '';
-  /** The remote videos the room's layout shows (for the SFU: only those are received). */
-  private videoView: VideoWant[] | null = null;
 
   constructor(private readonly opts: RoomSessionOptions) {
     this.media = opts.media;
@@ -127,15 +105,6 @@ export class RoomSession {
       createSocket: opts.createSocket,
       log: opts.log,
     });
-    this.mesh = new PeerMesh({
-      selfId: opts.participantId,
-      iceServers: [],
-      local: this.media.tracks(),
-      send: (m) => this.signal.send(m),
-      log: opts.log,
-      createPeerConnection: opts.createPeerConnection,
-    });
-    this.remote = new RemoteMedia(this.mesh);
     this.captions = new Captions({ signal: this.signal, media: this.media, log: opts.log });
     this.freeTime = new FreeTimeClient(this.signal);
     // The test room (no meeting row) keeps no report.
@@ -160,6 +129,16 @@ export class RoomSession {
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
+    this.route = new MediaRoute({
+      participantId: opts.participantId,
+      signal: this.signal,
+      media: this.media,
+      room: this.store,
+      notify: opts.notify,
+      createPeerConnection: opts.createPeerConnection,
+      log: opts.log,
+    });
+    this.remote = this.route.remote;
     this.wire();
   }
 
@@ -180,20 +159,8 @@ export class RoomSession {
       s.on('participant_joined', (m) => this.onParticipantJoined(m.participant)),
       s.on('participant_updated', (m) => this.upsert(m.participant)),
       s.on('participant_left', (m) => this.onParticipantLeft(m)),
-      s.on('offer', (m) => {
-        // On the SFU, a mesh link that was replaced is not rebuilt from the other side's retries.
-        if (this.mediaMode === 'sfu' && this.sfu?.isFlowing(m.fromParticipant)) return;
-        void this.mesh.handleOffer(m.fromParticipant, m.offer);
-      }),
-      s.on('media_mode', (m) => {
-        this.bridgeAtJoin = m.bridge === true;
-        this.onMediaMode(m.mode, m.restart === true);
-      }),
-      s.on('sfu_offer', (m) => this.sfu?.handleOffer(m)),
       s.on('active_speaker', (m) => this.set({ activeSpeakerId: m.participantId })),
       s.on('recording_state', (m) => this.onRecordingState(m.recording)),
-      s.on('answer', (m) => void this.mesh.handleAnswer(m.fromParticipant, m.answer)),
-      s.on('ice-candidate', (m) => void this.mesh.handleCandidate(m.fromParticipant, m.candidate)),
       s.on('chat_message', (m) => this.onChat(m)),
       s.on('mute_all', (m) => this.onMuteAll(m.muted)),
       s.on('mute_participant', (m) => this.onMuteParticipant(m)),
@@ -202,13 +169,7 @@ export class RoomSession {
       s.on('error', (m) => {
         if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
       }),
-      this.media.onTracksChanged((t) => {
-        void this.mesh.setLocal(t);
-        void this.sfu?.setLocal(t);
-      }),
       this.media.subscribe(() => this.sendMediaState()),
-      // Back on the mesh: the SFU session goes once every link carries media.
-      this.mesh.subscribe(() => this.retireSfu()),
     );
   }
 
@@ -219,14 +180,10 @@ export class RoomSession {
   // ------------------------------------------------------------------ handlers
 
   private onJoined(m: ServerMessageOf<'joined'>): void {
-    this.mesh.reset(m.self.id, m.iceServers as RTCIceServer[]);
-    this.iceServers = m.iceServers as RTCIceServer[];
     const others = m.participants.filter((p) => p.id !== m.self.id);
-    // Connections to people who are gone while we were away are closed; a resume keeps the rest.
-    for (const id of this.mesh.ids()) if (!others.some((p) => p.id === id)) this.mesh.forget(id);
-    // The first `joined` on the SFU: the room is shown once our SFU subscriber is under way (holdRoom),
-    // unless our arrival moved the room there: then the first frames come over the mesh bridge.
-    const hold = this.snapshot.self === null && this.mediaMode === 'sfu' && !this.bridgeAtJoin;
+    // The hold comes in the same change as `self`: the controller shows the room once `self` is
+    // known and it is not held.
+    const hold = this.route.beginJoin(m, others, this.snapshot.self === null);
     this.set({
       self: m.self,
       participants: others,
@@ -235,21 +192,7 @@ export class RoomSession {
       allMuted: m.allMuted,
       ...(hold ? { holdRoom: true } : {}),
     });
-    if (hold) this.holdTimer = setTimeout(() => this.showRoom(), ROOM_HOLD_MAX_MS);
-    // The newcomer offers to everyone already here, at once (the 1 s request below reconciles).
-    // On the SFU (the server said so before `joined`) nobody is offered a mesh link, except by
-    // the newcomer whose arrival moved the room there (`bridge`): the others are still on the
-    // mesh, and its first frames come from them as fast as a mesh join's while the SFU comes up.
-    const mesh = this.mediaMode !== 'sfu' || this.bridgeAtJoin;
-    this.bridgeAtJoin = false;
-    this.connectedAtJoin = mesh ? new Set(others.filter((p) => p.isConnected).map((p) => p.id)) : new Set();
-    // A resume keeps the SFU connections, unless one failed while we were away (a long drop).
-    if (this.mediaMode === 'sfu') {
-      const fresh = !m.resumed || this.sfu?.failed === true;
-      if (!fresh) this.sfu?.resumed();
-      this.startSfu(fresh);
-    }
-    for (const id of this.connectedAtJoin) this.mesh.connect(id);
+    this.route.finishJoin(m, others);
     this.lastMediaState = '';
     // Joined (or came back) while Mute All is on: the server counts us muted, so the microphone
     // is, too. Someone who unmuted after Mute All is not muted again (their isMuted is false).
@@ -264,106 +207,12 @@ export class RoomSession {
     }, EXISTING_CONNECTIONS_DELAY_MS);
   }
 
-  /**
-   * The room's media mode. `sfu`: publish and subscribe through the SFU; each mesh link closes once
-   * that participant's media flows through the SFU (the new path flows before the old one closes).
-   */
-  private onMediaMode(mode: 'p2p' | 'sfu', restart: boolean): void {
-    const was = this.mediaMode;
-    this.mediaMode = mode;
-    this.set({ mediaMode: mode });
-    // `restart`: the SFU came back after a failure: our old connections to it are dead.
-    if (mode === 'sfu' && this.signal.state === 'joined') this.startSfu(restart);
-    if (mode === 'p2p' && was === 'sfu' && this.signal.state === 'joined') this.backToMesh();
-  }
-
-  /**
-   * The room went back to peer-to-peer (two or one left): each pair meshes again, the one with the
-   * smaller id offering (the other answers), while the SFU keeps carrying the media; the SFU
-   * session closes once every link carries media (`retireSfu`), so the switch shows no gap.
-   */
-  private backToMesh(): void {
-    const selfId = this.snapshot.self?.id;
-    if (!selfId) return;
-    this.set({ activeSpeakerId: null });
-    for (const p of this.snapshot.participants) {
-      if (p.isConnected && selfId < p.id && !this.mesh.get(p.id)) this.mesh.connect(p.id);
-    }
-    this.retireSfu();
-  }
-
-  /** On the mesh again, the SFU session closes once each connected participant's link carries media. */
-  private retireSfu(): void {
-    const sfu = this.sfu;
-    if (!sfu || this.mediaMode !== 'p2p' || this.signal.state !== 'joined') return;
-    const others = this.snapshot.participants.filter((p) => p.isConnected);
-    if (!others.every((p) => carriesMedia(this.mesh.get(p.id)))) return;
-    sfu.close();
-    this.sfu = null;
-    this.remote.setSfu(null);
-    this.signal.request({ type: 'sfu_leave' }).catch((err: unknown) => this.opts.log?.('sfu: leave', err));
-  }
-
-  /** The room may be shown (our SFU subscriber connection is under way, or that took too long). */
-  private showRoom(): void {
-    if (this.holdTimer) clearTimeout(this.holdTimer);
-    this.holdTimer = null;
-    if (this.snapshot.holdRoom) this.set({ holdRoom: false });
-  }
-
-  /** Starts the SFU path (again after a fresh join: the server's SFU state is per participant). */
-  private startSfu(fresh: boolean): void {
-    if (this.sfu && !fresh) return;
-    this.sfu?.close();
-    const sfu = new SfuSession({
-      signal: this.signal,
-      local: this.media.tracks(),
-      iceServers: this.iceServers,
-      log: this.opts.log,
-      createPeerConnection: this.opts.createPeerConnection,
-      sendsVideo: (id) => {
-        const p = this.snapshot.participants.find((x) => x.id === id);
-        return !p || p.isVideoOn || p.isScreenSharing;
-      },
-    });
-    sfu.onFlowing = (id) => {
-      if (this.mediaMode === 'sfu') this.mesh.forget(id);
-    };
-    // A failed connection: a fresh session now if the socket is up, else at the resume's `joined`.
-    sfu.onFailed = () => {
-      if (this.sfu === sfu && this.mediaMode === 'sfu' && this.signal.state === 'joined') this.startSfu(true);
-    };
-    sfu.onUnderWay = () => this.showRoom();
-    this.sfu = sfu;
-    if (this.videoView) sfu.setView(this.videoView);
-    this.remote.setSfu(sfu);
-    sfu.start().catch((err: unknown) => {
-      this.showRoom();
-      // The mesh stays as it is: those already connected keep talking peer-to-peer.
-      this.opts.log?.('sfu: could not start', err);
-      this.opts.notify({
-        title: 'Could not connect to the video server',
-        description: (err as Error).message,
-        variant: 'destructive',
-      });
-    });
-  }
-
   private onExisting(list: RoomParticipant[]): void {
     const selfId = this.snapshot.self?.id;
     for (const p of list) {
       if (p.id === selfId) continue;
       this.upsert(p);
-      // Only those we were to offer to: anyone who connected after us offers to us, and offering
-      // too collided with their offer whenever they arrived about 1 s after our join (glare).
-      if (
-        p.isConnected &&
-        !this.mesh.get(p.id) &&
-        this.connectedAtJoin.has(p.id) &&
-        // A bridge link the SFU already replaced is not made again.
-        !(this.mediaMode === 'sfu' && this.sfu?.isFlowing(p.id))
-      )
-        this.mesh.connect(p.id);
+      this.route.reconcile(p);
     }
   }
 
@@ -388,7 +237,7 @@ export class RoomSession {
 
   private onParticipantLeft(m: ServerMessageOf<'participant_left'>): void {
     const gone = this.snapshot.participants.find((p) => p.id === m.participantId);
-    this.mesh.forget(m.participantId);
+    this.route.forget(m.participantId);
     this.set({ participants: this.snapshot.participants.filter((p) => p.id !== m.participantId) });
     if (gone) {
       const how = m.reason === 'removed' ? 'was removed' : 'left the meeting';
@@ -467,8 +316,7 @@ export class RoomSession {
 
   /** The layout shows these remote videos now (each tile's quality); the SFU sends only those. */
   setVideoView(videos: VideoWant[]): void {
-    this.videoView = videos;
-    this.sfu?.setView(videos);
+    this.route.setVideoView(videos);
   }
 
   sendChat(content: string, fileId?: string): void {
@@ -549,24 +397,13 @@ export class RoomSession {
     if (this.disposed) return;
     this.disposed = true;
     if (this.existingTimer) clearTimeout(this.existingTimer);
-    if (this.holdTimer) clearTimeout(this.holdTimer);
     for (const c of this.cleanups.splice(0)) c();
     this.captions.dispose();
     this.speaking?.dispose();
     this.freeTime.dispose();
-    this.mesh.closeAll();
-    this.sfu?.close();
+    this.route.dispose();
     if (this.signal.state !== 'closed') this.signal.leave();
   }
-}
-
-/** Whether a mesh link is up and has delivered media (a remote track unmuted). */
-function carriesMedia(link: PeerLink | undefined): boolean {
-  return (
-    !!link &&
-    link.connectionState === 'connected' &&
-    link.remoteStream.getTracks().some((t) => t.readyState === 'live' && !t.muted)
-  );
 }
 
 /** Adds messages by id, keeping time order (history and live messages may overlap). */

@@ -1,11 +1,11 @@
-import { SFU_VIEW } from '@parley/protocol/constants';
-import { useEffect } from 'react';
 import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
 import { CaptionsOverlay } from '../ai/CaptionsOverlay';
 import { useRoomShortcuts } from '../controls/shortcuts';
 import { useLocalMediaState, useRoomContext, useRoomState } from '../room-context';
+import { useVideoView } from '../use-video-view';
+import { mainLayout } from '../video-view';
 import { usePanels } from '../controls/panel-controls';
 import { ControlBar } from './ControlBar';
 import { KnockNotice } from './KnockNotice';
@@ -35,12 +35,7 @@ export function RoomView() {
   const self = room.self;
   const isHost = !!self?.isHost;
 
-  const sharer =
-    self?.isScreenSharing || local.isScreenSharing
-      ? self
-        ? { ...self, isScreenSharing: true }
-        : null
-      : (room.participants.find((p) => p.isScreenSharing) ?? null);
+  const main = mainLayout(room, local.isScreenSharing);
   const count = room.participants.length + 1;
   const name = self?.name ?? '';
   const speakerId = local.selected.audioOutput || undefined;
@@ -48,33 +43,9 @@ export function RoomView() {
   const selfTile = (small?: boolean) => (
     <SelfTile media={session.media} name={name} isHost={isHost} small={small} speakerId={speakerId} />
   );
-  // On the SFU, while someone presents: their screen high, the first others' cameras low.
-  const sfuShare = room.mediaMode === 'sfu' && sharer ? sharer.id : null;
-  const shareWants = sfuShare
-    ? JSON.stringify([
-        ...(sfuShare !== self?.id ? [{ participantId: sfuShare, quality: 'high' }] : []),
-        ...room.participants
-          .filter((p) => p.id !== sfuShare)
-          .slice(0, SFU_VIEW.maxVideos - 1)
-          .map((p) => ({ participantId: p.id, quality: 'low' })),
-      ])
-    : null;
-  // The speaker layout once someone has spoken (or when the grid could not show everyone's
-  // video); until then the grid, every video at the top layer, so the move from the mesh to the
-  // SFU changes neither the tiles nor the layers they receive.
-  const speakerLayout =
-    room.mediaMode === 'sfu' &&
-    !sharer &&
-    room.participants.length > 0 &&
-    (room.activeSpeakerId !== null || room.participants.length > SFU_VIEW.maxVideos);
-  const gridWants =
-    room.mediaMode === 'sfu' && !sharer && !speakerLayout
-      ? JSON.stringify(room.participants.map((p) => ({ participantId: p.id, quality: 'high' })))
-      : null;
-  const wants = shareWants ?? gridWants;
-  useEffect(() => {
-    if (wants) session.setVideoView(JSON.parse(wants) as Parameters<typeof session.setVideoView>[0]);
-  }, [session, wants]);
+  // On the SFU the page receives only the videos its layout shows; the speaker layout tells its
+  // own (its stage and page are SpeakerView's state).
+  useVideoView(main.kind === 'speaker' ? null : main);
 
   const remoteTiles = (small?: boolean) =>
     room.participants.map((p) => (
@@ -90,13 +61,13 @@ export function RoomView() {
       <RoomHeader />
       <div className="flex min-h-0 flex-1 gap-3 px-2 sm:px-3">
         <main className="flex min-h-0 min-w-0 flex-1">
-          {sharer ? (
+          {main.kind === 'share' ? (
             <div className="flex min-h-0 flex-1 flex-col gap-2 md:flex-row">
               <div className="min-h-0 flex-1">
                 <ScreenStage
                   remote={session.remote}
                   media={session.media}
-                  sharer={sharer}
+                  sharer={main.sharer}
                   selfId={self?.id}
                 />
               </div>
@@ -108,7 +79,7 @@ export function RoomView() {
                 {remoteTiles(true)}
               </div>
             </div>
-          ) : speakerLayout ? (
+          ) : main.kind === 'speaker' ? (
             <SpeakerView
               participants={room.participants}
               activeSpeakerId={room.activeSpeakerId}

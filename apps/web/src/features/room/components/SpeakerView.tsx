@@ -1,10 +1,11 @@
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { RoomParticipant } from '@parley/protocol/ws';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
-import { speakerLayout, videoWants } from '../layout';
+import { speakerLayout } from '../layout';
 import { useRoomContext } from '../room-context';
+import { useVideoView } from '../use-video-view';
 import { RemoteAudio, RemoteTile } from './VideoTiles';
 
 /** Thumbnails per page on a phone: one row under the stage (this participant's own tile and two). */
@@ -47,10 +48,7 @@ export function SpeakerView({
   const byId = new Map(participants.map((p) => [p.id, p]));
   const stage = layout.stage ? byId.get(layout.stage) : undefined;
 
-  const wants = JSON.stringify(videoWants(layout));
-  useEffect(() => {
-    session.setVideoView(JSON.parse(wants) as ReturnType<typeof videoWants>);
-  }, [session, wants]);
+  useVideoView({ kind: 'speaker', stage: layout.stage, thumbnails: layout.thumbnails });
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-2 py-1 md:flex-row" data-testid="speaker-view">

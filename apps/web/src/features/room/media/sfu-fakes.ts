@@ -1,5 +1,6 @@
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
-import { FLOWING_FRAMES, SfuSession, type SfuSessionOptions } from './sfu-session';
+import { Store } from '@/lib/store';
+import { FLOWING_FRAMES, SfuSession, type SfuSessionOptions, type VideoWant } from './sfu-session';
 
 /**
  * Stand-ins for the SFU session's tests: remote tracks and receivers whose decoded frames a test
@@ -156,14 +157,17 @@ export const offer = (
 
 export const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** An SFU session on a fake signal; `view` is the page's view it reads (the room holds it). */
 export function session(more: Partial<SfuSessionOptions> = {}) {
   const signal = fakeSignal();
+  const view = new Store<VideoWant[] | null>(null);
   const sfu = new SfuSession({
     signal,
     local: local(),
     iceServers: [],
     createPeerConnection: (c) => new FakePC(c) as unknown as RTCPeerConnection,
+    view,
     ...more,
   });
-  return { sfu, signal };
+  return { sfu, signal, view };
 }

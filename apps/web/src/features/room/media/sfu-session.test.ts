@@ -134,16 +134,16 @@ describe('SfuSession', () => {
   });
 
   it('tells the server which videos the page shows, once subscribed and on each change only', async () => {
-    const { sfu, signal } = session();
+    const { sfu, signal, view } = session();
     const views = () => signal.sent.filter((m) => m.type === 'sfu_view');
-    sfu.setView([{ participantId: 'ann', quality: 'high' }]);
+    view.set([{ participantId: 'ann', quality: 'high' }]);
     // Not before the subscription exists: the server would have nothing to apply it to.
     expect(views()).toEqual([]);
     await sfu.start();
     expect(views()).toEqual([{ type: 'sfu_view', videos: [{ participantId: 'ann', quality: 'high' }] }]);
-    sfu.setView([{ participantId: 'ann', quality: 'high' }]);
+    view.set([{ participantId: 'ann', quality: 'high' }]);
     expect(views()).toHaveLength(1);
-    sfu.setView([
+    view.set([
       { participantId: 'bob', quality: 'high' },
       { participantId: 'ann', quality: 'low' },
     ]);
@@ -152,7 +152,7 @@ describe('SfuSession', () => {
       videos: [{ participantId: 'bob' }, { participantId: 'ann', quality: 'low' }],
     });
     sfu.close();
-    sfu.setView([]);
+    view.set([]);
     expect(views()).toHaveLength(2);
   });
 

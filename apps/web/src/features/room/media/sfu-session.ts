@@ -1,5 +1,6 @@
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '@parley/protocol/ws';
+import type { Readable } from '@/lib/store';
 import type { IceCandidate, LocalTracks, PeerConnectionUse, SessionDescription } from './peer-link';
 import { relayOnly } from './peer-link';
 
@@ -32,6 +33,12 @@ export interface SfuSessionOptions {
    * decodes nothing is a stall worth a key frame request. Everyone, when not given.
    */
   sendsVideo?: (participantId: string) => boolean;
+  /**
+   * The remote videos the page shows, each with its tile's quality (null: not said yet). The room
+   * holds it, so a session that replaces another starts from it; this one sends it once
+   * subscribed, and on each change.
+   */
+  view: Readable<VideoWant[] | null>;
 }
 
 /**
@@ -109,8 +116,7 @@ export class SfuSession {
   private stallTimer: ReturnType<typeof setInterval> | null = null;
   private checking = false;
   private version = 0;
-  /** The remote videos the page shows (null: not said yet); sent once subscribed, and on change. */
-  private view: VideoWant[] | null = null;
+  private readonly unsubscribeView: () => void;
   private viewSent = '';
   private viewSentAt = 0;
   private subscribed = false;
@@ -138,6 +144,9 @@ export class SfuSession {
 
   constructor(private readonly opts: SfuSessionOptions) {
     this.local = opts.local;
+    // The server has the SFU send only the videos in the view, at the fitting simulcast layer
+    // (other participants' video stops).
+    this.unsubscribeView = opts.view.subscribe(() => this.sendView());
   }
 
   subscribe = (l: () => void): (() => void) => {
@@ -233,9 +242,10 @@ export class SfuSession {
    */
   private async checkStalls(): Promise<void> {
     const pc = this.subscriber;
-    if (this.closed || !pc || pc.connectionState !== 'connected' || !this.view) return;
+    const view = this.opts.view.getSnapshot();
+    if (this.closed || !pc || pc.connectionState !== 'connected' || !view) return;
     const sends = this.opts.sendsVideo ?? (() => true);
-    const shown = new Set(this.view.map((v) => v.participantId).filter(sends));
+    const shown = new Set(view.map((v) => v.participantId).filter(sends));
     const midOf = new Map<string, string>();
     for (const s of this.mids.values())
       if (s.active && s.kind === 'video' && s.participantId && shown.has(s.participantId))
@@ -271,15 +281,6 @@ export class SfuSession {
   }
 
   /**
-   * The remote videos the page shows now, each with its tile's quality: the server has the SFU
-   * send only those, at the fitting simulcast layer (other participants' video stops).
-   */
-  setView(videos: VideoWant[]): void {
-    this.view = videos;
-    this.sendView();
-  }
-
-  /**
    * The page's socket came back (a resume keeps this session): what it sent on the old socket may
    * never have arrived, so the view goes again.
    */
@@ -288,13 +289,14 @@ export class SfuSession {
   }
 
   private sendView(force = false): void {
-    if (this.closed || !this.subscribed || !this.view) return;
-    const key = JSON.stringify(this.view);
+    const view = this.opts.view.getSnapshot();
+    if (this.closed || !this.subscribed || !view) return;
+    const key = JSON.stringify(view);
     if (key === this.viewSent && !force) return;
     this.viewSent = key;
     this.viewSentAt = Date.now();
     this.opts.log?.('sfu: view', key);
-    this.opts.signal.send({ type: 'sfu_view', videos: this.view });
+    this.opts.signal.send({ type: 'sfu_view', videos: view });
   }
 
   /** The SFU's offer for our subscriber connection (first, or a change of who is in it). */
@@ -501,6 +503,7 @@ export class SfuSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unsubscribeView();
     if (this.stallTimer) clearInterval(this.stallTimer);
     this.stallTimer = null;
     this.publisher?.close();

@@ -16,9 +16,9 @@ afterEach(() => {
 describe('SfuSession: a shown video that decodes nothing', () => {
   it('asks for a key frame for a shown video that decodes nothing, while it lasts', async () => {
     const cameraOff = new Set(['cy']);
-    const { sfu, signal } = session({ sendsVideo: (id) => !cameraOff.has(id) });
+    const { sfu, signal, view } = session({ sendsVideo: (id) => !cameraOff.has(id) });
     await sfu.start();
-    sfu.setView(['ann', 'bob', 'cy'].map((participantId) => ({ participantId, quality: 'low' as const })));
+    view.set(['ann', 'bob', 'cy'].map((participantId) => ({ participantId, quality: 'low' as const })));
     sfu.handleOffer(
       offer(
         ['ann', 'bob', 'cy', 'dee'].map((id, i) => ({
@@ -61,10 +61,10 @@ describe('SfuSession: a shown video that decodes nothing', () => {
   });
 
   it('sends the view again while a shown video is not in the subscription, and after a resume', async () => {
-    const { sfu, signal } = session({ sendsVideo: (id) => id !== 'cy' });
+    const { sfu, signal, view } = session({ sendsVideo: (id) => id !== 'cy' });
     await sfu.start();
     const views = () => signal.sent.filter((m) => m.type === 'sfu_view').length;
-    sfu.setView(['ann', 'bob', 'cy'].map((participantId) => ({ participantId, quality: 'low' as const })));
+    view.set(['ann', 'bob', 'cy'].map((participantId) => ({ participantId, quality: 'low' as const })));
     expect(views()).toBe(1);
     // The offer carries Ann's video only: Bob's never came (Cy's camera is off).
     sfu.handleOffer(
