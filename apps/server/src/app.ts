@@ -31,6 +31,7 @@ import reportPlugin from './modules/report/plugin.js';
 import { reportRoutes } from './modules/report/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
+import paymentsPlugin from './providers/payments/plugin.js';
 import chatPlugin from './modules/chat/plugin.js';
 import collaborationPlugin from './modules/collaboration/plugin.js';
 import { collaborationRoutes } from './modules/collaboration/routes.js';
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(filesPlugin);
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
+  await app.register(paymentsPlugin);
   await app.register(billingPlugin);
   await app.register(reportPlugin, { now: deps.now });
   await app.register(mediaPlugin);

@@ -1,7 +1,6 @@
 import { BILLING_MESSAGES, WS_CLOSE } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createPaymentsProvider } from '../../providers/payments/index.js';
 import { isPro } from '../subscriptions/access.js';
 import { createFreeTimeService, realTimers, type FreeTimeService } from './free-time.js';
 import { createBillingRepository } from './repository.js';
@@ -18,7 +17,7 @@ type UsageReport = Parameters<BillingService['report']>[0];
  */
 async function billingPlugin(app: FastifyInstance): Promise<void> {
   const repo = createBillingRepository(app.db.db);
-  const { provider } = createPaymentsProvider(app.config.stripe, app.db.db);
+  const { provider } = app.payments;
   const transport = app.realtime.sockets.transport;
   const reason = 'Free time expired';
   const freeTime: FreeTimeService = createFreeTimeService({
@@ -73,7 +72,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => freeTime.shutdown());
 }
 
-export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs'] });
+export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs', 'payments'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

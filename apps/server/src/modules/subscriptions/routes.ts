@@ -17,7 +17,6 @@ import { badRequest, notFound } from '../../http/errors.js';
 import {
   SandboxCardError,
   WebhookSignatureError,
-  createPaymentsProvider,
   type SandboxPayments,
 } from '../../providers/payments/index.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
@@ -38,7 +37,7 @@ const cardErrorSchema = z.object({
 
 /** Pro subscription API (spec §7), the payment webhook and the sandbox's card API. */
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { provider, sandbox } = createPaymentsProvider(app.config.stripe, app.db.db);
+  const { provider, sandbox } = app.payments;
   const users = createUsersRepository(app.db.db);
   const events = createPaymentEventHandler(app.db.db, provider, app.log, async (userId, sub) => {
     const user = await users.findById(userId);
