@@ -29,6 +29,7 @@ import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
 import reportPlugin from './modules/report/plugin.js';
 import { reportRoutes } from './modules/report/routes.js';
+import subscriptionsPlugin from './modules/subscriptions/plugin.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
 import paymentsPlugin from './providers/payments/plugin.js';
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
   await app.register(paymentsPlugin);
+  await app.register(subscriptionsPlugin);
   await app.register(billingPlugin);
   await app.register(reportPlugin, { now: deps.now });
   await app.register(mediaPlugin);

@@ -6,12 +6,11 @@ import {
   type SubscriptionStatus,
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/index.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
 import type { PaymentEventHandler } from './events.js';
-import { createSubscriptionsRepository } from './repository.js';
+import type { SubscriptionsRepository } from './repository.js';
 import { formatAmount, isLiveRow, toSubscriptionStatus } from './status.js';
 
 export const OWN_EMAIL_ONLY = 'You can only see and manage the subscription of your own account';
@@ -22,15 +21,24 @@ export const PENDING_REFRESH_INTERVAL_MS = 60_000;
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+export interface SubscriptionServiceDeps {
+  repo: SubscriptionsRepository;
+  provider: PaymentsProvider;
+  /** The payment event handler: every provider read is stored through it. */
+  events: PaymentEventHandler;
+  log: FastifyBaseLogger;
+  /** The clock of the pending-subscription refreshes (ms). */
+  now?: () => number;
+}
+
 /** Subscription rules: who may do what, and which provider calls each action makes. */
-export function createSubscriptionService(
-  db: Database,
-  provider: PaymentsProvider,
-  events: PaymentEventHandler,
-  log: FastifyBaseLogger,
-  now: () => number = Date.now,
-) {
-  const repo = createSubscriptionsRepository(db);
+export function createSubscriptionService({
+  repo,
+  provider,
+  events,
+  log,
+  now = Date.now,
+}: SubscriptionServiceDeps) {
   /** When each pending subscription was last re-read for a status read (provider subscription id → ms). */
   const lastRefresh = new Map<string, number>();
 
