@@ -24,6 +24,7 @@ import mailPlugin from './modules/mail/plugin.js';
 import metricsPlugin from './modules/metrics/plugin.js';
 import mediaPlugin from './modules/media/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
+import meetingsPlugin from './modules/meetings/plugin.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(mediaPlugin);
   await app.register(roomsPlugin);
   await app.register(recordingsPlugin);
+  await app.register(meetingsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
   await app.register(aiPlugin);
