@@ -1,7 +1,6 @@
 import { BILLING_MESSAGES, WS_CLOSE } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isPro } from '../subscriptions/access.js';
 import { createFreeTimeService, realTimers, type FreeTimeService } from './free-time.js';
 import { createBillingRepository } from './repository.js';
 import { createBillingService, type BillingService } from './service.js';
@@ -35,7 +34,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         publicMeetingId: room.meeting.meetingId,
       };
     },
-    isPro: (userId) => isPro(app.db.db, userId),
+    isPro: (userId) => app.subscriptions.isPro(userId),
     send: (roomId, participantId, message) =>
       transport.publish(roomId, { kind: 'one', participantId }, message),
     async expel(roomId, participantId) {
@@ -60,7 +59,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
       const { room, member } = await app.rooms.participantOf(publicId, joinToken, 'start billing');
       return { roomId: room.id, participantId: member.id };
     },
-    isPro: (userId) => isPro(app.db.db, userId),
+    isPro: (userId) => app.subscriptions.isPro(userId),
   });
   app.jobs.define<UsageReport>(
     USAGE_REPORT_QUEUE,
@@ -72,7 +71,10 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => freeTime.shutdown());
 }
 
-export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs', 'payments'] });
+export default fp(billingPlugin, {
+  name: 'billing',
+  dependencies: ['realtime', 'jobs', 'payments', 'subscriptions'],
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

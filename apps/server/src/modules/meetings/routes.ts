@@ -38,7 +38,7 @@ export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async 
   // Who may call is decided before the body is read: 401/403 come before a 400.
   const signedIn = signedInFirst;
   const pro = async (request: FastifyRequest) => {
-    await requirePro(app.db.db, request);
+    await requirePro(app.subscriptions, request);
   };
 
   // One budget per signed-in user over every route that names a meeting id, so answers cannot

@@ -11,7 +11,7 @@ import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http
 import type { PaymentsProvider } from '../../providers/payments/index.js';
 import type { PaymentEventHandler } from './events.js';
 import type { SubscriptionsRepository } from './repository.js';
-import { formatAmount, isLiveRow, toSubscriptionStatus } from './status.js';
+import { formatAmount, grantsPro, isLiveRow, toSubscriptionStatus } from './status.js';
 
 export const OWN_EMAIL_ONLY = 'You can only see and manage the subscription of your own account';
 const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{1,64}$/;
@@ -81,6 +81,15 @@ export function createSubscriptionService({
   }
 
   return {
+    /**
+     * The one place that decides "is Pro": a subscription the provider reports active (or
+     * trialing) whose paid period has not ended (the rule is grantsPro). Every Pro-only action
+     * asks this.
+     */
+    async isPro(userId: string): Promise<boolean> {
+      return grantsPro(await repo.findByUser(userId), new Date(now()));
+    },
+
     status,
 
     async statusForEmail(user: UserRow, email: string): Promise<SubscriptionStatus> {
