@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { UserRow } from '../../db/schema/index.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
+import { displayName } from '../users/display-name.js';
 import type { PaymentEventHandler } from './events.js';
 import type { SubscriptionsRepository } from './repository.js';
 import { formatAmount, grantsPro, isLiveRow, toSubscriptionStatus } from './status.js';
@@ -116,11 +117,10 @@ export function createSubscriptionService({
         if (after && isLiveRow(after)) throw conflict('You already have an active Pro subscription');
       }
 
-      const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || null;
       const customerId =
         row && row.provider === provider.name
           ? row.customerId
-          : await provider.ensureCustomer({ userId: user.id, email: user.email, name });
+          : await provider.ensureCustomer({ userId: user.id, email: user.email, name: displayName(user) });
       const readAt = new Date();
       const sub = await provider.createSubscription({
         customerId,
