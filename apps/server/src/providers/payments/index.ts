@@ -1,11 +1,11 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/index.js';
-import { createSandboxProvider, type SandboxPayments } from './sandbox.js';
+import { createSandboxProvider, type SandboxPayments } from './sandbox/index.js';
 import { createStripeProvider } from './stripe.js';
 import type { PaymentsProvider } from './types.js';
 
 export * from './types.js';
-export { SandboxCardError, type SandboxPayments } from './sandbox.js';
+export { SandboxCardError, type SandboxPayments } from './sandbox/index.js';
 
 /** The app's payments provider, and the sandbox's card API when the sandbox is the provider. */
 export interface Payments {
