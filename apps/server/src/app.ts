@@ -25,13 +25,16 @@ import metricsPlugin from './modules/metrics/plugin.js';
 import mediaFollowerPlugin from './modules/media/follower.js';
 import mediaPlugin from './modules/media/plugin.js';
 import { mailRoutes } from './modules/mail/routes.js';
+import meetingsPlugin from './modules/meetings/plugin.js';
 import { meetingRoutes } from './modules/meetings/routes.js';
 import { fileRoutes } from './modules/files/routes.js';
 import { roomRoutes } from './modules/rooms/routes.js';
 import reportPlugin from './modules/report/plugin.js';
 import { reportRoutes } from './modules/report/routes.js';
+import subscriptionsPlugin from './modules/subscriptions/plugin.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import busPlugin from './providers/bus/plugin.js';
+import paymentsPlugin from './providers/payments/plugin.js';
 import chatPlugin from './modules/chat/plugin.js';
 import collaborationPlugin from './modules/collaboration/plugin.js';
 import { collaborationRoutes } from './modules/collaboration/routes.js';
@@ -107,6 +110,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(filesPlugin);
   await app.register(retentionPlugin);
   await app.register(aiEnginesPlugin, { engines: deps.ai });
+  await app.register(paymentsPlugin);
+  await app.register(subscriptionsPlugin);
   await app.register(mediaPlugin);
   await app.register(roomsPlugin);
   // The features that follow the room's events, each from its own plugin (rooms/events.ts).
@@ -115,6 +120,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(recordingsPlugin);
   await app.register(aiPlugin);
   await app.register(reportPlugin, { now: deps.now });
+  await app.register(meetingsPlugin);
   await app.register(collaborationPlugin);
   await app.register(backgroundsPlugin);
   // Routes.

@@ -60,7 +60,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   };
   const pro = async (request: FastifyRequest) => {
-    await requirePro(app.db.db, request);
+    await requirePro(app.subscriptions, request);
   };
   const access = (request: FastifyRequest, meetingId: string) =>
     ai.service.access(meetingId, requireUser(request), presentedJoinToken(request, meetingId));

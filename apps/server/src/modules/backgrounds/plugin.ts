@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createStorage } from '../../providers/storage/index.js';
-import { isPro } from '../subscriptions/access.js';
 import { assetsDirFor, createAssetStore } from './assets.js';
 import { createBackgroundsRepository } from './repository.js';
 import { createBackgroundsService, type BackgroundsService } from './service.js';
@@ -14,13 +13,13 @@ async function backgroundsPlugin(app: FastifyInstance): Promise<void> {
       repo: createBackgroundsRepository(app.db.db),
       storage: createStorage(app.config),
       assets: createAssetStore(assetsDirFor(app.config.migrationsDir)),
-      isPro: (userId) => isPro(app.db.db, userId),
+      isPro: (userId) => app.subscriptions.isPro(userId),
       log: app.log,
     }),
   );
 }
 
-export default fp(backgroundsPlugin, { name: 'backgrounds' });
+export default fp(backgroundsPlugin, { name: 'backgrounds', dependencies: ['subscriptions'] });
 
 declare module 'fastify' {
   interface FastifyInstance {

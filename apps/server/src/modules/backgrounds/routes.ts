@@ -122,7 +122,7 @@ export const backgroundRoutes: FastifyPluginAsyncZod = async (app) => {
       '/api/backgrounds/custom',
       { preValidation: signedInFirst, schema: { response: { 201: customBackgroundSchema } } },
       async (request, reply) => {
-        const user = await requirePro(app.db.db, request);
+        const user = await requirePro(app.subscriptions, request);
         if (!request.isMultipart()) {
           throw new HttpError(415, 'Send the image as multipart/form-data in the field "file"');
         }

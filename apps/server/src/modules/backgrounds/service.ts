@@ -29,7 +29,7 @@ export interface BackgroundsDeps {
   repo: BackgroundsRepository;
   storage: StorageProvider;
   assets: AssetStore;
-  /** The one Pro rule (subscriptions/access.ts#isPro). */
+  /** The one Pro rule (`app.subscriptions.isPro`, subscriptions/service.ts). */
   isPro: (userId: string) => Promise<boolean>;
   log: FastifyBaseLogger;
 }

@@ -1,8 +1,6 @@
 import { BILLING_MESSAGES, WS_CLOSE } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createPaymentsProvider } from '../../providers/payments/index.js';
-import { isPro } from '../subscriptions/access.js';
 import { followRoomForFreeTime } from './follower.js';
 import { createFreeTimeService, realTimers, type FreeTimeService } from './free-time.js';
 import { createBillingRepository } from './repository.js';
@@ -19,7 +17,7 @@ type UsageReport = Parameters<BillingService['report']>[0];
  */
 async function billingPlugin(app: FastifyInstance): Promise<void> {
   const repo = createBillingRepository(app.db.db);
-  const { provider } = createPaymentsProvider(app.config.stripe, app.db.db);
+  const { provider } = app.payments;
   const transport = app.realtime.sockets.transport;
   const reason = 'Free time expired';
   const freeTime: FreeTimeService = createFreeTimeService({
@@ -38,7 +36,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         publicMeetingId: room.meeting.meetingId,
       };
     },
-    isPro: (userId) => isPro(app.db.db, userId),
+    isPro: (userId) => app.subscriptions.isPro(userId),
     send: (roomId, participantId, message) =>
       transport.publish(roomId, { kind: 'one', participantId }, message),
     async expel(roomId, participantId) {
@@ -63,7 +61,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
       const { room, member } = await app.rooms.participantOf(publicId, joinToken, 'start billing');
       return { roomId: room.id, participantId: member.id };
     },
-    isPro: (userId) => isPro(app.db.db, userId),
+    isPro: (userId) => app.subscriptions.isPro(userId),
   });
   app.jobs.define<UsageReport>(
     USAGE_REPORT_QUEUE,
@@ -76,7 +74,10 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => freeTime.shutdown());
 }
 
-export default fp(billingPlugin, { name: 'billing', dependencies: ['realtime', 'jobs', 'rooms'] });
+export default fp(billingPlugin, {
+  name: 'billing',
+  dependencies: ['realtime', 'jobs', 'payments', 'subscriptions', 'rooms'],
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -4,6 +4,7 @@ import type { UserRow } from '../../db/schema/index.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
 import { SUBSCRIPTION_REQUIRED_MESSAGE } from '../subscriptions/access.js';
+import { displayName } from '../users/display-name.js';
 import type { FreeTimeService } from './free-time.js';
 import type { BillingRepository } from './repository.js';
 
@@ -63,9 +64,7 @@ export function createBillingService(deps: {
         (await provider.ensureCustomer({
           userId: caller.user?.id ?? `guest-${account.id}`,
           email,
-          name: caller.user
-            ? [caller.user.firstName, caller.user.lastName].filter(Boolean).join(' ') || null
-            : null,
+          name: caller.user ? displayName(caller.user) : null,
         }));
       const intent = await provider.createSetupIntent({
         customerId,

@@ -15,8 +15,6 @@ import { z } from 'zod';
 import { badRequest, formatZodIssues, HttpError } from '../../http/errors.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { requirePro } from '../subscriptions/access.js';
-import { createMeetingsRepository } from './repository.js';
-import { createMeetingsService } from './service.js';
 
 /**
  * Requests one signed-in user may make per minute to the routes that take a meeting id (read,
@@ -31,34 +29,16 @@ export const tooManyMeetingRequestsMessage = (retryAfterS: number) =>
 export interface MeetingRoutesOptions {
   /** Tests may change the limit of the id-taking routes. */
   idRouteLimit?: { max: number; timeWindowMs: number };
-  dailyRecipientLimit?: number;
 }
 
 /** Meetings: create, schedule, edit, delete, list, invitations (spec §7). */
 export const meetingRoutes: FastifyPluginAsyncZod<MeetingRoutesOptions> = async (app, options) => {
-  const meetings = createMeetingsService({
-    dailyRecipientLimit: options.dailyRecipientLimit,
-    repo: createMeetingsRepository(app.db.db),
-    mailer: app.mailer,
-    mailFailures: (meetingId) => app.mailFailures.forMeeting(meetingId),
-    publicUrl: app.config.publicUrl,
-    log: app.log,
-    // A deleted meeting's room ends now (sockets closed with 4005) and its stored files go.
-    onDeleted: async (meetingId) => {
-      await app.rooms.end(meetingId);
-      await app.files.removeMeetingFiles(meetingId).catch((err: unknown) => {
-        app.log.error({ err, meetingId }, 'could not remove the files of a deleted meeting');
-      });
-      await app.recordings.meetingDeleted(meetingId).catch((err: unknown) => {
-        app.log.error({ err, meetingId }, 'could not remove the recordings of a deleted meeting');
-      });
-    },
-  });
+  const { meetings } = app;
 
   // Who may call is decided before the body is read: 401/403 come before a 400.
   const signedIn = signedInFirst;
   const pro = async (request: FastifyRequest) => {
-    await requirePro(app.db.db, request);
+    await requirePro(app.subscriptions, request);
   };
 
   // One budget per signed-in user over every route that names a meeting id, so answers cannot

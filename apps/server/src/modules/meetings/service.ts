@@ -14,6 +14,7 @@ import type { MeetingRow, UserRow } from '../../db/schema/index.js';
 import { badRequest, conflict, HttpError, notFound } from '../../http/errors.js';
 import type { Mailer } from '../../providers/mail/index.js';
 import { defuseLinks } from '../mail/defuse-links.js';
+import { displayName } from '../users/display-name.js';
 import {
   invitationCalendar,
   invitationMessage,
@@ -60,11 +61,6 @@ const ID_ATTEMPTS = 8;
 export function generateMeetingId(): string {
   const digits = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
   return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
-}
-
-function userName(user: UserRow): string | null {
-  const name = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
-  return name || null;
 }
 
 function pattern(row: MeetingRow): RecurrencePattern | null {
@@ -155,7 +151,7 @@ export function createMeetingsService({
    * other people's free text, defused so that mail clients cannot turn them into links.
    */
   function mailMeeting(row: MeetingRow, host: UserRow, sequence = row.icsSequence): InvitationMeeting {
-    const hostName = userName(host);
+    const hostName = displayName(host);
     return {
       id: row.id,
       meetingId: row.meetingId,

@@ -1,7 +1,6 @@
 import { WS_LIMITS } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { isPro } from '../subscriptions/access.js';
 import { createRoomEvents } from './events.js';
 import { createJoinGate } from './gate.js';
 import { KNOCK_TIMEOUT_MS } from './presence.js';
@@ -58,7 +57,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     instance,
     chatHistory: (room) => app.chat.history(room),
     iceServers: (participantId) => app.media.iceServers(participantId),
-    isPro: (userId) => isPro(app.db.db, userId),
+    isPro: (userId) => app.subscriptions.isPro(userId),
     canTranscribe: () => app.aiEngines.stt !== null,
     log: app.log,
     timings: {
@@ -108,7 +107,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
 
 export default fp(roomsPlugin, {
   name: 'rooms',
-  dependencies: ['realtime', 'media', 'chat', 'ai-engines'],
+  dependencies: ['realtime', 'media', 'chat', 'ai-engines', 'subscriptions'],
 });
 
 declare module 'fastify' {

@@ -3,6 +3,7 @@ import type { UserRow } from '../../db/schema/index.js';
 import { escapeHtml } from '../../http/html.js';
 import type { MailMessage } from '../../providers/mail/index.js';
 import type { ProviderSubscription } from '../../providers/payments/index.js';
+import { displayName } from '../users/display-name.js';
 import { formatAmount } from './status.js';
 
 const AI_NAMES: Partial<Record<Feature, string>> = {
@@ -69,7 +70,7 @@ export function confirmationEmail(
     `${PRO_PLAN.moneyBackGuaranteeDays}-day money-back guarantee. Cancel anytime.`,
   ];
   return {
-    to: { email: user.email, name: [user.firstName, user.lastName].filter(Boolean).join(' ') || null },
+    to: { email: user.email, name: displayName(user) },
     subject: `Your Parley ${PRO_PLAN.name} is active`,
     text: lines.join('\n'),
     html: lines.map((l) => (l ? `<p>${escapeHtml(l)}</p>` : '')).join('\n'),

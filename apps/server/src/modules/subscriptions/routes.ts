@@ -17,14 +17,11 @@ import { badRequest, notFound } from '../../http/errors.js';
 import {
   SandboxCardError,
   WebhookSignatureError,
-  createPaymentsProvider,
   type SandboxPayments,
 } from '../../providers/payments/index.js';
 import { requireUser, signedInFirst } from '../auth/guards.js';
-import { createUsersRepository } from '../users/repository.js';
-import { confirmationEmail } from './mail.js';
-import { createPaymentEventHandler, type PaymentEventHandler } from './events.js';
-import { createSubscriptionService, type SubscriptionService } from './service.js';
+import type { PaymentEventHandler } from './events.js';
+import type { SubscriptionService } from './service.js';
 
 const emailParams = z.object({ email: z.string().min(1).max(320) });
 const sessionParams = z.object({ sessionId: z.string().min(1).max(200) });
@@ -38,17 +35,9 @@ const cardErrorSchema = z.object({
 
 /** Pro subscription API (spec §7), the payment webhook and the sandbox's card API. */
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { provider, sandbox } = createPaymentsProvider(app.config.stripe, app.db.db);
-  const users = createUsersRepository(app.db.db);
-  const events = createPaymentEventHandler(app.db.db, provider, app.log, async (userId, sub) => {
-    const user = await users.findById(userId);
-    if (user) await app.mailer.send(confirmationEmail(user, sub, app.config.publicUrl));
-  });
-  const service = createSubscriptionService(app.db.db, provider, events, app.log);
-  sandbox?.setEventSink(async (event) => {
-    const result = await events.apply(event);
-    app.log.debug({ event: event.id, type: event.type, result }, 'sandbox payment event');
-  });
+  const { provider, sandbox } = app.payments;
+  const service = app.subscriptions;
+  const events = app.paymentEvents;
 
   app.get('/api/subscription/config', { schema: { response: { 200: paymentsConfigSchema } } }, async () => ({
     provider: provider.name,

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
 import { mailOutbox } from '../../db/schema/index.js';
-import { isPro } from './access.js';
 
 /** The embedded default: the built-in sandbox, end to end through the HTTP API. */
 describe('subscriptions on the built-in sandbox', () => {
@@ -58,7 +57,7 @@ describe('subscriptions on the built-in sandbox', () => {
       daysUntilExpiry: 0,
       subscription: null,
     });
-    expect(await isPro(t.db.db, userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(userId)).toBe(false);
   });
 
   it('creates an incomplete subscription with a payment intent client secret; 4242 makes it active for a month', async () => {
@@ -71,7 +70,7 @@ describe('subscriptions on the built-in sandbox', () => {
       isActive: false,
       subscription: { status: 'incomplete' },
     });
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
 
     const paid = await pay(s.clientSecret, '4242 4242 4242 4242');
     expect(paid.statusCode).toBe(200);
@@ -89,7 +88,7 @@ describe('subscriptions on the built-in sandbox', () => {
     const expected = new Date();
     expected.setUTCMonth(expected.getUTCMonth() + 1);
     expect(Math.abs(end.getTime() - expected.getTime())).toBeLessThan(4 * 24 * 3600 * 1000);
-    expect(await isPro(t.db.db, s.userId)).toBe(true);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(true);
     await t.app.jobs.idle(); // the confirmation goes through the job queue
     const mails = await t.db.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'pay@example.com'));
     expect(mails.map((m) => m.subject)).toEqual(['Your Parley Pro Plan is active']);
@@ -117,7 +116,7 @@ describe('subscriptions on the built-in sandbox', () => {
       message: 'Your subscription will end at the current billing period.',
       status: { isActive: true, subscription: { cancelAtPeriodEnd: true, status: 'active' } },
     });
-    expect(await isPro(t.db.db, s.userId)).toBe(true);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(true);
     const reactivated = await post('/api/subscription/reactivate', s.cookie, { email: 'cancel@example.com' });
     expect(reactivated.json()).toMatchObject({
       status: { isActive: true, subscription: { cancelAtPeriodEnd: false } },
@@ -146,27 +145,27 @@ describe('subscriptions on the built-in sandbox', () => {
       message: 'Your card was declined.',
     });
     expect((await get('/api/subscription/status', s.cookie)).json()).toMatchObject({ isActive: false });
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
     // Creating again hands back the same pending subscription; a good card completes it.
     const again = (await post('/api/subscription/create', s.cookie, { email: 'decline@example.com' })).json();
     expect(again.subscription.id).toBe(s.subscription.id);
     expect(again.clientSecret).toBe(s.clientSecret);
     expect((await pay(s.clientSecret, '4242424242424242')).statusCode).toBe(200);
-    expect(await isPro(t.db.db, s.userId)).toBe(true);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(true);
   });
 
   it('asks 4000 0025 0000 3155 for authentication before it succeeds; a failed authentication grants nothing', async () => {
     const s = await create('auth@example.com');
     const first = await pay(s.clientSecret, '4000 0025 0000 3155');
     expect(first.json()).toMatchObject({ status: 'requires_action' });
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
     const failed = await post('/api/payment/sandbox/authenticate', undefined, {
       clientSecret: s.clientSecret,
       outcome: 'fail',
     });
     expect(failed.statusCode).toBe(402);
     expect(failed.json().message).toMatch(/unable to authenticate/);
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
     // Authentication is only possible while it is asked for.
     expect(
       (
@@ -182,7 +181,7 @@ describe('subscriptions on the built-in sandbox', () => {
       outcome: 'complete',
     });
     expect(done.json()).toMatchObject({ status: 'succeeded' });
-    expect(await isPro(t.db.db, s.userId)).toBe(true);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(true);
   });
 
   it('validates card input like Stripe: number, expiry (MM / YY, not past), security code', async () => {
@@ -208,7 +207,7 @@ describe('subscriptions on the built-in sandbox', () => {
     const yy = String(lastMonth.getUTCFullYear()).slice(2);
     const expired = await pay(s.clientSecret, '4242424242424242', `${mm} / ${yy}`);
     expect(expired.json().message).toBe("Your card's expiration date is in the past.");
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
   });
 
   it('rejects an unknown or malformed client secret', async () => {

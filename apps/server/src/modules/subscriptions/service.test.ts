@@ -4,6 +4,7 @@ import { subscriptions, type UserRow } from '../../db/schema/index.js';
 import type { PaymentsProvider, ProviderSubscription } from '../../providers/payments/index.js';
 import { createUsersRepository } from '../users/repository.js';
 import { createPaymentEventHandler } from './events.js';
+import { createSubscriptionsRepository } from './repository.js';
 import { PENDING_REFRESH_INTERVAL_MS, createSubscriptionService } from './service.js';
 
 /** A provider that reports the subscription still pending and counts how often it was asked. */
@@ -52,7 +53,13 @@ describe('subscription status reads', () => {
     const { provider, calls } = pendingProvider(user.id);
     let clock = 1_000_000;
     const events = createPaymentEventHandler(t.db.db, provider, t.app.log);
-    const service = createSubscriptionService(t.db.db, provider, events, t.app.log, () => clock);
+    const service = createSubscriptionService({
+      repo: createSubscriptionsRepository(t.db.db),
+      provider,
+      events,
+      log: t.app.log,
+      now: () => clock,
+    });
 
     for (let i = 0; i < 5; i++) {
       const status = await service.status(user);

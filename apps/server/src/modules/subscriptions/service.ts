@@ -6,13 +6,13 @@ import {
   type SubscriptionStatus,
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/index.js';
 import type { UserRow } from '../../db/schema/index.js';
 import { HttpError, badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
+import { displayName } from '../users/display-name.js';
 import type { PaymentEventHandler } from './events.js';
-import { createSubscriptionsRepository } from './repository.js';
-import { formatAmount, isLiveRow, toSubscriptionStatus } from './status.js';
+import type { SubscriptionsRepository } from './repository.js';
+import { formatAmount, grantsPro, isLiveRow, toSubscriptionStatus } from './status.js';
 
 export const OWN_EMAIL_ONLY = 'You can only see and manage the subscription of your own account';
 const SUBSCRIPTION_ID = /^sub_[A-Za-z0-9]{1,64}$/;
@@ -22,15 +22,24 @@ export const PENDING_REFRESH_INTERVAL_MS = 60_000;
 
 const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
+export interface SubscriptionServiceDeps {
+  repo: SubscriptionsRepository;
+  provider: PaymentsProvider;
+  /** The payment event handler: every provider read is stored through it. */
+  events: PaymentEventHandler;
+  log: FastifyBaseLogger;
+  /** The clock of the pending-subscription refreshes (ms). */
+  now?: () => number;
+}
+
 /** Subscription rules: who may do what, and which provider calls each action makes. */
-export function createSubscriptionService(
-  db: Database,
-  provider: PaymentsProvider,
-  events: PaymentEventHandler,
-  log: FastifyBaseLogger,
-  now: () => number = Date.now,
-) {
-  const repo = createSubscriptionsRepository(db);
+export function createSubscriptionService({
+  repo,
+  provider,
+  events,
+  log,
+  now = Date.now,
+}: SubscriptionServiceDeps) {
   /** When each pending subscription was last re-read for a status read (provider subscription id → ms). */
   const lastRefresh = new Map<string, number>();
 
@@ -73,6 +82,15 @@ export function createSubscriptionService(
   }
 
   return {
+    /**
+     * The one place that decides "is Pro": a subscription the provider reports active (or
+     * trialing) whose paid period has not ended (the rule is grantsPro). Every Pro-only action
+     * asks this.
+     */
+    async isPro(userId: string): Promise<boolean> {
+      return grantsPro(await repo.findByUser(userId), new Date(now()));
+    },
+
     status,
 
     async statusForEmail(user: UserRow, email: string): Promise<SubscriptionStatus> {
@@ -99,11 +117,10 @@ export function createSubscriptionService(
         if (after && isLiveRow(after)) throw conflict('You already have an active Pro subscription');
       }
 
-      const name = [user.firstName, user.lastName].filter(Boolean).join(' ') || null;
       const customerId =
         row && row.provider === provider.name
           ? row.customerId
-          : await provider.ensureCustomer({ userId: user.id, email: user.email, name });
+          : await provider.ensureCustomer({ userId: user.id, email: user.email, name: displayName(user) });
       const readAt = new Date();
       const sub = await provider.createSubscription({
         customerId,

@@ -11,7 +11,7 @@ const periodOpen = (row: Pick<SubscriptionRow, 'currentPeriodEnd'>, now: Date) =
 
 /**
  * The "is Pro" rule for a subscription row (or none): active or trialing, and its paid period open.
- * isPro (access.ts) asks it for a user; the status API reports it as isActive.
+ * The subscription service's isPro asks it for a user; the status API reports it as isActive.
  */
 export function grantsPro(
   row: Pick<SubscriptionRow, 'status' | 'currentPeriodEnd'> | undefined,

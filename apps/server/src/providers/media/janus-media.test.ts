@@ -2,15 +2,10 @@ import { EventEmitter } from 'node:events';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  JanusMedia,
-  LAYER_KEYFRAME_MS,
-  SFU_ANSWER_TIMEOUT_MS,
-  SFU_LATE_UPDATE_MS,
-  TALKING_LEVEL,
-  TALKING_PACKETS,
-  midsOf,
-} from './janus-media.js';
+import { JanusMedia } from './janus-media.js';
+import { TALKING_LEVEL, TALKING_PACKETS } from './janus-speakers.js';
+import { LAYER_KEYFRAME_MS, SFU_ANSWER_TIMEOUT_MS, SFU_LATE_UPDATE_MS } from './janus-subscriptions.js';
+import { midsOf } from './subscription-plan.js';
 import { JANUS_REQUEST_TIMEOUT_MS } from './janus-client.js';
 import type { SfuStream } from './types.js';
 

@@ -1,7 +1,6 @@
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
-import { isPro } from '../../modules/subscriptions/access.js';
 import { signPayload } from './signature.js';
 import {
   FakeStripeApi,
@@ -198,7 +197,7 @@ describe('Stripe adapter and webhooks (local stand-in for Stripe)', () => {
       'expand[0]': 'latest_invoice.confirmation_secret',
       'expand[1]': 'pending_setup_intent',
     });
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
   });
 
   it('applies a verified event by re-reading the subscription from Stripe', async () => {
@@ -238,7 +237,7 @@ describe('Stripe adapter and webhooks (local stand-in for Stripe)', () => {
     expect(unsigned.statusCode).toBe(400);
     expect(stripe.requests.filter((r) => r.method === 'GET')).toEqual([]);
     // (The status API itself would re-read a pending subscription from Stripe: a provider read.)
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
   });
 
   it('refuses a captured delivery replayed after the tolerance window', async () => {
@@ -254,7 +253,7 @@ describe('Stripe adapter and webhooks (local stand-in for Stripe)', () => {
       payload: body,
     });
     expect(replay.statusCode).toBe(400);
-    expect(await isPro(t.db.db, s.userId)).toBe(false);
+    expect(await t.app.subscriptions.isPro(s.userId)).toBe(false);
   });
 
   it('applies the same event id once', async () => {

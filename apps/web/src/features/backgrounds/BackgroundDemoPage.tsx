@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
-import { AccessDenied } from '@/features/auth/AccessDenied';
+import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { useUser } from '@/features/auth/api';
 import { cameraErrorMessage } from '@/features/room/media/local-media';
 import { useStore } from '@/lib/use-store';
@@ -206,6 +206,8 @@ export function BackgroundDemoPage() {
       </main>
     );
   }
-  if (!user) return <AccessDenied message="Please log in to try background effects." />;
+  if (!user) {
+    return <RequireSignIn title="Access Denied" message="Please log in to try background effects." />;
+  }
   return <Demo />;
 }

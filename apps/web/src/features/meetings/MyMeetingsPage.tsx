@@ -7,9 +7,9 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
+import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { useUser } from '@/features/auth/api';
 import { useDeleteMeeting, useMyMeetings, useMyRecordings } from './api';
-import { LoginRequired } from './LoginRequired';
 import { MeetingCard } from './MeetingCard';
 import { badgeOf, groupMeetings, type MeetingTab } from './meeting-list';
 
@@ -55,7 +55,16 @@ export function MyMeetingsPage() {
   const now = useNow();
   const [tab, setTab] = useState<MeetingTab>('upcoming');
 
-  if (!userLoading && !user) return <LoginRequired what="see your meetings" pageTitle="My Meetings" />;
+  if (!userLoading && !user) {
+    return (
+      <RequireSignIn
+        title="Login Required"
+        message="Please log in to see your meetings."
+        pageTitle="My Meetings"
+        offerLogIn
+      />
+    );
+  }
 
   const groups = groupMeetings(meetings.data ?? [], now);
   const recordingsOf = (meetingId: string) =>

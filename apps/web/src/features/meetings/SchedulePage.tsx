@@ -4,10 +4,10 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/spinner';
+import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { useUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import { useMeetingForEdit } from './api';
-import { LoginRequired } from './LoginRequired';
 import { ScheduleForm, formFromMeeting, newForm } from './ScheduleForm';
 
 function FormSkeleton() {
@@ -36,7 +36,9 @@ export function SchedulePage() {
       </Page>
     );
   }
-  if (!user) return <LoginRequired what="schedule meetings" />;
+  if (!user) {
+    return <RequireSignIn title="Login Required" message="Please log in to schedule meetings." offerLogIn />;
+  }
 
   const back = (
     <Button asChild variant="ghost">

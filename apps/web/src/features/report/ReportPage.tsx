@@ -5,7 +5,7 @@ import { Link, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
-import { LoginRequired } from '@/features/meetings/LoginRequired';
+import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { ApiError } from '@/lib/api';
 import { reportPdfUrl, useMeetingReport } from './api';
 import { formatDate, formatDuration, formatTime, percentOf } from './format';
@@ -164,7 +164,16 @@ export function ReportPage() {
   const report = useMeetingReport(meetingId);
   const status = report.error instanceof ApiError ? report.error.status : null;
 
-  if (status === 401) return <LoginRequired what="see meeting reports" pageTitle="Meeting report" />;
+  if (status === 401) {
+    return (
+      <RequireSignIn
+        title="Login Required"
+        message="Please log in to see meeting reports."
+        pageTitle="Meeting report"
+        offerLogIn
+      />
+    );
+  }
   if (report.isPending) {
     return (
       <Page title="Meeting report">

@@ -9,7 +9,7 @@ import { Input, Label } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/toast-store';
-import { AccessDenied } from '@/features/auth/AccessDenied';
+import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { useUpdateProfile, useUser } from '@/features/auth/api';
 import { ApiError } from '@/lib/api';
 import {
@@ -135,6 +135,6 @@ export function SettingsPage() {
       </main>
     );
   }
-  if (!user) return <AccessDenied message="Please log in to access settings." />;
+  if (!user) return <RequireSignIn title="Access Denied" message="Please log in to access settings." />;
   return <SettingsForm key={user.id} user={user} />;
 }

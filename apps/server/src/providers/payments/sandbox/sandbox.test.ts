@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb } from '../../../test/db.js';
-import type { DbHandle } from '../../db/index.js';
-import { createSandboxProvider, SandboxCardError, type SandboxPayments } from './sandbox.js';
-import { createSandboxStore } from './sandbox-repository.js';
+import { createTestDb } from '../../../../test/db.js';
+import type { DbHandle } from '../../../db/index.js';
+import { createSandboxProvider, SandboxCardError, type SandboxPayments } from './index.js';
+import { createSandboxStore } from './repository.js';
 
 let db: DbHandle;
 let sandbox: SandboxPayments;

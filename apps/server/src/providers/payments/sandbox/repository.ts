@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database } from '../../db/index.js';
-import { sandboxObjects } from '../../db/schema/index.js';
+import type { Database } from '../../../db/index.js';
+import { sandboxObjects } from '../../../db/schema/index.js';
 
 export type SandboxObject = Record<string, unknown> & { id: string; object: string };
 
