@@ -9,7 +9,7 @@
 #   docker build --build-arg EMBEDDED_AI=false -t parley:slim .   (no Debian AI engines; the
 #                                                                   server says at start-up what is off)
 #
-# Not built on the development machine (it has no container engine): see README.md, "Deployment".
+# Not built on the development machine (it has no container engine): see docs/deployment.md.
 
 ARG NODE_IMAGE=node:22-bookworm-slim
 

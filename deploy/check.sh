@@ -6,7 +6,7 @@
 #   - compose.yaml passes yamllint, the Caddyfile passes `caddy validate` and routes as it must
 #     (deploy/check-routing.mjs: a meeting's sockets to one instance), the Janus entrypoint
 #     parses as sh.
-# What it cannot check: that the images build and the containers run (README.md, "Deployment").
+# What it cannot check: that the images build and the containers run (docs/deployment.md).
 # Needs: docker compose or docker-compose, yamllint, caddy (apt-get install docker-compose
 # yamllint caddy); a missing tool is reported and fails the check.
 set -uo pipefail

@@ -20,7 +20,7 @@ export interface Turn {
 }
 
 /**
- * coturn as README's "TURN" paragraph configures it, on loopback only: time-limited credentials
+ * coturn as docs/media.md, "STUN and TURN", configures it, on loopback only: time-limited credentials
  * (`use-auth-secret`), no TLS/DTLS listeners, no CLI, relaying to loopback peers only (inside
  * run-e2e.sh's namespace those are the only addresses there are). `address`: where it listens
  * and relays from; Janus takes relayed candidates on its own interface's address only (127.0.0.2

@@ -37,7 +37,7 @@ function sfuLocalCandidates(page: Page): Promise<string[]> {
 /**
  * Issue 17, "Recovery": a participant whose network drops for 10 s comes back with media, on the
  * SFU. All three browsers share one machine, so the drop is made for one of them: its media goes
- * only through coturn (relay only, README "TURN") and coturn is paused (SIGSTOP: every packet to
+ * only through coturn (relay only, docs/media.md "TURN") and coturn is paused (SIGSTOP: every packet to
  * and from that browser is lost), and its WebSocket is cut with every reconnection refused, for
  * 10 s. Nobody else's media passes through coturn.
  */

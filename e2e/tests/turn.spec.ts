@@ -103,7 +103,8 @@ describe.skipIf(!installed)('TURN relay through coturn', () => {
     browser = await launchBrowser();
     const hostCtx = await newContext(browser, server.url);
     const guestCtx = await newContext(browser, server.url);
-    // The guest's browser is set to relay only (README, "TURN"): it offers no address of its own.
+    // The guest's browser is set to relay only (docs/media.md, "Relay only"): it offers no address
+    // of its own.
     await guestCtx.addInitScript(() => {
       try {
         localStorage.setItem('parley.iceTransportPolicy', 'relay');

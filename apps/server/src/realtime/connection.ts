@@ -194,7 +194,7 @@ export function handleConnection(
       // an error should be, so the list gives way to where the types are written down.
       const what =
         issue?.path.length === 1 && issue.path[0] === 'type' && issue.code === 'invalid_union'
-          ? 'not a message type of this protocol (docs/PROTOCOL.md)'
+          ? 'not a message type of this protocol (docs/protocol.md)'
           : (issue?.message ?? 'unknown');
       return fail('bad_message', `Invalid message: ${where}${what}`, requestIdOf(value));
     }

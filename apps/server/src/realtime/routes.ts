@@ -30,7 +30,7 @@ function onSocketError(this: unknown, error: Error, socket: WebSocket, request: 
 }
 
 /**
- * The WebSocket at /ws (spec §7; docs/PROTOCOL.md). Frames over WS_LIMITS.maxMessageBytes close
+ * The WebSocket at /ws (spec §7; docs/protocol.md). Frames over WS_LIMITS.maxMessageBytes close
  * the socket with 1009. A signed-in session sent with the upgrade is remembered (its end closes
  * the socket with 4010) only when the upgrade comes from this site.
  */

@@ -228,7 +228,7 @@ function scheduledExample() {
 const WS_ROLES = ['unjoined', 'waiting', 'guest', 'host', 'other'] as const;
 type WsRole = (typeof WS_ROLES)[number];
 
-/** Who may send each client message (PROTOCOL.md); the rest get an error and nothing happens. */
+/** Who may send each client message (docs/protocol.md); the rest get an error and nothing happens. */
 const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   join_meeting: ['unjoined'],
   ping: ['unjoined', 'waiting', 'guest', 'host', 'other'],

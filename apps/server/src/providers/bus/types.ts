@@ -44,7 +44,7 @@ export interface BusEnvelope {
  * In-process by default; Redis pub/sub when REDIS_URL is set, so that messages published by one
  * server instance (or another process, e.g. an AI worker) reach sockets held by every instance.
  * With Redis, the room state lives in Redis too (modules/rooms/redis-store.ts over SharedState),
- * so one meeting can have participants on several instances (docs/PROTOCOL.md, "Fan-out across
+ * so one meeting can have participants on several instances (docs/protocol.md, "Fan-out across
  * instances").
  */
 export interface RoomBus {

@@ -3,7 +3,7 @@
  * audio level (RFC 6464, -dBov: 0 loudest, 127 silence) of its last TALKING_PACKETS packets (20 ms
  * each: half a second) is under TALKING_LEVEL, and stops when it is over again. Janus's defaults
  * (25 over 100 packets) let speech with pauses through only now and then: measured in
- * e2e/tests/sfu.spec.ts, see README "Media".
+ * e2e/tests/sfu.spec.ts, see docs/media.md, "Scale".
  */
 export const TALKING_LEVEL = 60;
 export const TALKING_PACKETS = 25;

@@ -22,7 +22,7 @@ export function meetingSessionId(meetingId: string, storage: Storage = sessionSt
   const key = `meeting-session-${meetingId}`;
   let id = storage.getItem(key);
   if (!id) {
-    // From the current time (spec §3), plus a random part so it cannot be guessed (PROTOCOL.md).
+    // From the current time (spec §3), plus a random part so it cannot be guessed (docs/protocol.md).
     const random =
       typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Math.random().toString(36).slice(2);
     id = `session-${Date.now()}-${random}`;
@@ -34,7 +34,7 @@ export function meetingSessionId(meetingId: string, storage: Storage = sessionSt
 /**
  * The join token this tab was last answered for a meeting (session storage, per tab): sent as
  * `resumeToken` on the next join, it proves that a reload is the same participant; the session
- * id alone does not (PROTOCOL.md).
+ * id alone does not (docs/protocol.md).
  */
 export const resumeTokenStore = {
   key: (meetingId: string) => `meeting-resume-${meetingId}`,

@@ -478,8 +478,8 @@ function countCandidates(sdp: string | undefined): number {
 /**
  * This browser's "relay only" setting: with `localStorage['parley.iceTransportPolicy'] = 'relay'`
  * its peer connections offer only TURN relay candidates (`iceTransportPolicy: 'relay'`), so the
- * others never learn its addresses, and a TURN set-up can be checked from one browser (README,
- * "TURN"). Anything else, or no storage: every candidate.
+ * others never learn its addresses, and a TURN set-up can be checked from one browser (docs/media.md,
+ * "Relay only"). Anything else, or no storage: every candidate.
  */
 export const ICE_POLICY_KEY = 'parley.iceTransportPolicy';
 
