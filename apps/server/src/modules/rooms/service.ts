@@ -73,7 +73,7 @@ export interface RoomServiceDeps {
   chatHistory(room: RoomState): Promise<ChatMessage[]>;
   iceServers(participantId: string): IceServer[];
   log: FastifyBaseLogger;
-  /** Whether a signed-in user has Pro now (the one rule: subscriptions/access.ts#isPro). */
+  /** Whether a signed-in user has Pro now (the one Pro service: app.subscriptions.isPro). */
   isPro(userId: string): Promise<boolean>;
   /** Whether this server can transcribe at all (a speech-to-text engine is configured). */
   canTranscribe(): boolean;
