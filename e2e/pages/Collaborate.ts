@@ -72,9 +72,14 @@ export class Collaborate {
     return this.page.evaluate(() => window.__parleyCollab?.notes() ?? '');
   }
 
-  async typeNotes(text: string): Promise<void> {
+  /**
+   * Types into the notes at the end of the document, or at its start. Two people typing at the
+   * same place at once interleave their letters (as in any shared editor): a test that wants
+   * each sentence whole gives them different places.
+   */
+  async typeNotes(text: string, at: 'end' | 'start' = 'end'): Promise<void> {
     await this.notesEditor.click();
-    await this.page.keyboard.press('End');
+    await this.page.keyboard.press(at === 'end' ? 'ControlOrMeta+End' : 'ControlOrMeta+Home');
     await this.page.keyboard.type(text, { delay: 15 });
   }
 }

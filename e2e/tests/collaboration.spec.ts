@@ -67,7 +67,16 @@ describe('collaboration in the meeting', () => {
     await screenshot(hostPage, 'collab-whiteboard-desktop');
 
     await Promise.all([host.notes(), guest.notes()]);
-    await Promise.all([host.typeNotes('Hana writes the agenda. '), guest.typeNotes('Gus adds a risk. ')]);
+    // Both type at once, at different places: the same place would interleave their letters.
+    await host.typeNotes('Notes: ');
+    await eventually(
+      () => guest.notesText(),
+      (t) => t.includes('Notes:'),
+    );
+    await Promise.all([
+      host.typeNotes('Hana writes the agenda. '),
+      guest.typeNotes('Gus adds a risk. ', 'start'),
+    ]);
     const notes = await eventually(
       async () => [await host.notesText(), await guest.notesText()],
       ([a, b]) => a === b && a!.includes('Hana writes the agenda.') && a!.includes('Gus adds a risk.'),
