@@ -139,6 +139,10 @@ describe('the retention job', () => {
       transcripts: { meetings: 0, items: 0, failed: 0 },
       summaries: { meetings: 0, items: 0, failed: 0 },
       recordings: { meetings: 0, items: 0, failed: 0 },
+      // The uploader's attendance row in each due meeting (retention-everything.test.ts covers
+      // the notes and whiteboard).
+      'notes and whiteboard': { meetings: 0, items: 0, failed: 0 },
+      attendance: { meetings: 2, items: 2, failed: 0 },
     });
     const left = async (meetingId: string) => ({
       chat: (await t.db.db.select().from(chatMessages).where(eq(chatMessages.meetingId, meetingId))).length,

@@ -31,6 +31,15 @@ export function createCollaborationRepository(db: Database) {
           set: { state: sql`excluded.state`, bytes: sql`excluded.bytes`, updatedAt: now },
         });
     },
+
+    /** Deletes the meeting's snapshot (retention); answers 1 when there was one. */
+    async remove(meetingId: string): Promise<number> {
+      const rows = await db
+        .delete(meetingCollaboration)
+        .where(eq(meetingCollaboration.meetingId, meetingId))
+        .returning({ id: meetingCollaboration.meetingId });
+      return rows.length;
+    },
   };
 }
 export type CollaborationRepository = ReturnType<typeof createCollaborationRepository>;

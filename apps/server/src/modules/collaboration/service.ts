@@ -360,6 +360,23 @@ export function createCollaborationService(deps: CollaborationDeps) {
       }
     },
 
+    /**
+     * Retention: the meeting's document goes from memory (unsaved, so no later save brings it
+     * back) and from the database. Only for a meeting that is not live. Answers the rows deleted.
+     */
+    async purge(meetingId: string): Promise<number> {
+      const entry = open.get(meetingId);
+      if (entry) {
+        open.delete(meetingId);
+        const o = await entry.catch(() => null);
+        if (o) {
+          if (o.saveTimer) clearTimeout(o.saveTimer);
+          o.doc.destroy();
+        }
+      }
+      return deps.repo.remove(meetingId);
+    },
+
     /** Shutdown: save everything, stop the timers, let the documents go. */
     async close(): Promise<void> {
       clearInterval(sweep);

@@ -8,8 +8,8 @@ const DAY_MS = 86_400_000;
 const BATCH = 200;
 
 /**
- * One kind of meeting content the job deletes: chat, files, and later transcripts, summaries and
- * recordings. `meetingId` is its table's column that references meetings.id.
+ * One kind of meeting content the job deletes (chat, files, transcripts, summaries, recordings,
+ * notes and whiteboard, attendance). `meetingId` is its table's column that references meetings.id.
  */
 export interface RetainedContent {
   name: string;

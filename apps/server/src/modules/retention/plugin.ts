@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   chatMessages,
+  meetingAttendance,
+  meetingCollaboration,
   meetingFiles,
   meetingSummaries,
   recordings,
@@ -19,8 +21,9 @@ const FIRST_RUN_MS = 60_000;
 
 /**
  * The retention job (`app.retention`), run hourly as a job of the queue: chat first (its rows
- * point at files), then files (bytes and rows), transcripts, summaries and recordings. Every instance may
- * run it; deleting twice is harmless.
+ * point at files), then files (bytes and rows), transcripts, summaries, recordings, the notes and
+ * whiteboard, and attendance: every artefact of a meeting. Every instance may run it; deleting
+ * twice is harmless.
  */
 async function retentionPlugin(app: FastifyInstance): Promise<void> {
   const repo = createRetentionRepository(app.db.db);
@@ -33,8 +36,19 @@ async function retentionPlugin(app: FastifyInstance): Promise<void> {
       { name: 'files', meetingId: meetingFiles.meetingId, purge: (id) => app.files.purgeMeetingFiles(id) },
       { name: 'transcripts', meetingId: transcriptLines.meetingId, purge: (id) => ai.deleteTranscript(id) },
       { name: 'summaries', meetingId: meetingSummaries.meetingId, purge: (id) => ai.deleteSummary(id) },
-      // Rows and files (the finished file and any raw streams left); the plugin registers later.
+      // Rows and files (the finished file and any raw streams left); recordings and collaboration
+      // register later (their purge is looked up when a run calls it).
       { name: 'recordings', meetingId: recordings.meetingId, purge: (id) => app.recordings.purgeMeeting(id) },
+      {
+        name: 'notes and whiteboard',
+        meetingId: meetingCollaboration.meetingId,
+        purge: (id) => app.collaboration.purge(id),
+      },
+      {
+        name: 'attendance',
+        meetingId: meetingAttendance.meetingId,
+        purge: (id) => repo.deleteAttendance(id),
+      },
     ],
   });
   app.decorate('retention', job);

@@ -1,7 +1,7 @@
 import { and, eq, exists, lt, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/index.js';
-import { chatMessages, meetings } from '../../db/schema/index.js';
+import { chatMessages, meetingAttendance, meetings } from '../../db/schema/index.js';
 
 /** A content table's column that references meetings.id (e.g. chat_messages.meeting_id). */
 export type MeetingIdColumn = AnyPgColumn;
@@ -41,6 +41,15 @@ export function createRetentionRepository(db: Database) {
         .delete(chatMessages)
         .where(eq(chatMessages.meetingId, meetingId))
         .returning({ id: chatMessages.id });
+      return rows.length;
+    },
+
+    /** Who was in the meeting and how long they spoke (the meeting report's attendance). */
+    async deleteAttendance(meetingId: string): Promise<number> {
+      const rows = await db
+        .delete(meetingAttendance)
+        .where(eq(meetingAttendance.meetingId, meetingId))
+        .returning({ id: meetingAttendance.id });
       return rows.length;
     },
   };

@@ -128,11 +128,16 @@ export function SummaryCard() {
       {summary ? <Result s={summary} meetingId={meetingId} /> : null}
       {summary && self?.isHost && kept !== null ? (
         <label className="flex items-center justify-between gap-2 pt-1 text-xs text-slate-300">
-          <span>Keep the transcript and summary after 30 days</span>
+          <span>
+            Keep everything from this meeting after 30 days
+            <span className="block text-[11px] text-slate-500">
+              Transcript, summary, recordings, notes, whiteboard, chat, files and attendance.
+            </span>
+          </span>
           <Switch
             checked={kept}
             disabled={keep.isPending}
-            aria-label="Keep the transcript and summary after 30 days"
+            aria-label="Keep everything from this meeting after 30 days"
             onCheckedChange={(v) => keep.mutate(v, { onSuccess: (r) => setKept(r.keep) })}
           />
         </label>
