@@ -117,6 +117,11 @@ const envSchema = z.object({
   PRESENCE_TTL_MS: z.coerce.number().int().min(300).max(20_000).default(12_000),
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * Without METRICS_TOKEN and with a HOST that is not loopback, /metrics is served only here, on
+   * 127.0.0.1 (0: a free port, tests).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
   FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
   /** The free tier's minute (spec §9: 60 s); tests run minutes as seconds. Not in production. */
@@ -209,6 +214,8 @@ export interface Config {
   presence: { ttlMs: number };
   /** The bearer token /metrics asks for, if any. */
   metricsToken: string | undefined;
+  /** The loopback-only port /metrics moves to when HOST is not loopback and there is no token. */
+  metricsPort: number;
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
   files: { hostQuotaBytes: number; instanceQuotaBytes: number };
   /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
@@ -392,6 +399,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: e.INSTANCE_ID ?? randomUUID(),
     presence: { ttlMs: e.PRESENCE_TTL_MS },
     metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
     files: {
       hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
