@@ -24,6 +24,7 @@ const ALL = [
   'summaries',
   'background-effects',
   'whiteboard-sync',
+  'whiteboard-memory',
 ];
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL;
 let failed = 0;

@@ -1,4 +1,4 @@
-import { COLLABORATION_BOUNDS } from '@parley/protocol';
+import { COLLABORATION_BOUNDS, COLLABORATION_DOC } from '@parley/protocol';
 import * as decoding from 'lib0/decoding';
 import * as encoding from 'lib0/encoding';
 import {
@@ -19,21 +19,57 @@ const MALFORMED = 'The collaboration update could not be read; nothing was chang
 /** Clients one participant may own in the awareness (a tab per whiteboard and notes, reloads). */
 const MAX_AWARENESS_CLIENTS_PER_PARTICIPANT = 16;
 
+/** The document's root types: the whiteboard (a map of elements) and the notes (TipTap). */
+const ROOTS = new Set<string>(Object.values(COLLABORATION_DOC));
+
 /**
- * One meeting's collaboration document, in memory: the Yjs document, a mirror used to try
- * updates before they touch the real one, and the awareness (cursors and names).
+ * The limits an update is checked against. Bytes are not enough: a Yjs item costs 15-35 times
+ * its encoding in memory (about 620 bytes of heap per one-byte map entry, measured), so items
+ * are bounded too.
+ */
+export interface DocumentLimits {
+  /** The persisted (encoded) size cap. */
+  maxDocumentBytes: number;
+  /** Structs (items) one update may add. */
+  maxItemsPerUpdate: number;
+  /** Structs the document may hold. */
+  maxDocumentItems: number;
+}
+
+export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = {
+  maxDocumentBytes: COLLABORATION_BOUNDS.maxDocumentBytes,
+  // A whiteboard change is one item per element changed (Excalidraw sends a few per stroke), a
+  // typed character one item: 1,000 is far over what a person's change holds (a 44 KiB update
+  // of the smallest items holds about 2,000).
+  maxItemsPerUpdate: 1_000,
+  // About 60 MB of heap at the measured cost of the smallest items; a board of 10,000 strokes
+  // drawn, moved and edited stays well below it.
+  maxDocumentItems: 100_000,
+};
+
+/**
+ * One meeting's collaboration document, in memory: the Yjs document and the awareness (cursors
+ * and names).
  *
- * An update is applied to the mirror first: if Yjs throws there (a malformed or inconsistent
- * update), the mirror is rebuilt from the real document and the update is refused, so the real
- * document never sees it. Keeping the mirror costs a second copy of the document in memory but
- * makes each check O(update) instead of copying the whole document per update.
+ * An update is checked before it touches the document: it must decode, add at most
+ * `maxItemsPerUpdate` items, write only the known root types, and keep the document within its
+ * bytes and items. Yjs may still throw while integrating a decodable but inconsistent update: then
+ * the document is rebuilt from the last snapshot and the updates accepted since (kept encoded, a
+ * small fraction of the document's memory), so a refused update never stays half applied. There is
+ * no second live copy of the document (a mirror doubled its memory).
  */
 export class MeetingDocument {
-  readonly doc = new Y.Doc({ gc: true });
-  private mirror = new Y.Doc({ gc: true });
+  private current = new Y.Doc({ gc: true });
   readonly awareness: Awareness;
   /** Persisted size after the last snapshot plus the updates since (an upper bound of the size). */
   private estimatedBytes: number;
+  /** The last snapshot and the updates accepted since: what a rebuild starts from. */
+  private base: Uint8Array | null;
+  private accepted: Uint8Array[] = [];
+  /** The whole state, encoded, while nothing changed since it was made (the late joiner's answer). */
+  private fullState: Uint8Array | null = null;
+  /** Structs in the document (counted after each change). */
+  items = 0;
   /** Awareness client ids → the participant that speaks for them. */
   private readonly awarenessOwners = new Map<number, string>();
   dirty = false;
@@ -41,33 +77,48 @@ export class MeetingDocument {
 
   constructor(
     snapshot: Uint8Array | null,
-    /** Read at each update, so a test can lower the cap of an open document. */
-    private readonly limits: { maxDocumentBytes: number } = COLLABORATION_BOUNDS,
+    /** Read at each update, so a test can lower the caps of an open document. */
+    private readonly limits: Partial<DocumentLimits> = DEFAULT_DOCUMENT_LIMITS,
   ) {
-    if (snapshot && snapshot.length > 0) {
-      Y.applyUpdate(this.doc, snapshot);
-      Y.applyUpdate(this.mirror, snapshot);
-    }
+    if (snapshot && snapshot.length > 0) Y.applyUpdate(this.current, snapshot);
+    this.base = snapshot && snapshot.length > 0 ? snapshot : null;
     this.estimatedBytes = snapshot?.length ?? 0;
-    this.awareness = new Awareness(this.doc);
+    this.items = countItems(this.current);
+    this.awareness = new Awareness(this.current);
     // The server has no cursor of its own.
     this.awareness.setLocalState(null);
   }
 
+  /** The Yjs document (a rebuild replaces it: read it here each time, do not keep it). */
+  get doc(): Y.Doc {
+    return this.current;
+  }
+
+  private limit<K extends keyof DocumentLimits>(k: K): number {
+    return this.limits[k] ?? DEFAULT_DOCUMENT_LIMITS[k];
+  }
+
   /** The compacted snapshot to persist (Y.encodeStateAsUpdate: the whole state, merged). */
   snapshot(): Uint8Array {
-    const state = Y.encodeStateAsUpdate(this.doc);
+    const state = this.fullState ?? Y.encodeStateAsUpdate(this.current);
     this.estimatedBytes = state.length;
+    this.fullState = state;
+    this.base = state;
+    this.accepted = [];
+    this.items = countItems(this.current);
     return state;
   }
 
-  /** Tries `update` on the mirror, then applies it to the document. */
-  apply(update: Uint8Array, origin: string): ApplyResult {
+  /**
+   * Checks `update`, then applies it to the document. `itemsLeft`: how many more items the
+   * instance's open documents may hold (the service's per-instance cap).
+   */
+  apply(update: Uint8Array, origin: string, itemsLeft = Infinity): ApplyResult {
     this.lastActivity = Date.now();
     if (update.length === 0 || update.length > COLLABORATION_BOUNDS.maxUpdateBytes) {
       return refuse('bad_message', MALFORMED);
     }
-    const max = this.limits.maxDocumentBytes;
+    const max = this.limit('maxDocumentBytes');
     if (this.estimatedBytes + update.length > max) {
       // The estimate only grows; measure before refusing.
       this.snapshot();
@@ -75,25 +126,37 @@ export class MeetingDocument {
         return refuse('too_large', fullMessage(max));
       }
     }
+    let decoded: ReturnType<typeof Y.decodeUpdate>;
     try {
       // Reads every struct and delete set: a malformed update throws here.
-      Y.decodeUpdate(update);
+      decoded = Y.decodeUpdate(update);
     } catch {
       return refuse('bad_message', MALFORMED);
     }
-    const before = Y.encodeStateVector(this.mirror);
+    const adds = decoded.structs.length;
+    if (adds > this.limit('maxItemsPerUpdate')) {
+      return refuse('too_large', `This change holds too many parts (${adds}); nothing was changed`);
+    }
+    for (const struct of decoded.structs) {
+      if (struct instanceof Y.Item && typeof struct.parent === 'string' && !ROOTS.has(struct.parent)) {
+        return refuse(
+          'bad_message',
+          'The update writes outside the whiteboard and notes; nothing was changed',
+        );
+      }
+    }
+    if (this.items + adds > this.limit('maxDocumentItems') || adds > itemsLeft) {
+      return refuse('too_large', fullMessage(max));
+    }
+    const before = Y.encodeStateVector(this.current);
     try {
-      Y.applyUpdate(this.mirror, update, origin);
+      Y.applyUpdate(this.current, update, origin);
     } catch {
-      this.rebuildMirror();
+      this.rebuild();
       return refuse('bad_message', MALFORMED);
     }
-    const changed = !sameBytes(before, Y.encodeStateVector(this.mirror)) || hasDeletes(update);
-    Y.applyUpdate(this.doc, update, origin);
-    if (changed) {
-      this.estimatedBytes += update.length;
-      this.dirty = true;
-    }
+    const changed = !sameBytes(before, Y.encodeStateVector(this.current)) || decoded.ds.clients.size > 0;
+    if (changed) this.took(update, adds);
     return { ok: true, changed };
   }
 
@@ -104,23 +167,36 @@ export class MeetingDocument {
    */
   applyRemote(update: Uint8Array): void {
     try {
-      Y.applyUpdate(this.mirror, update);
+      Y.applyUpdate(this.current, update);
     } catch {
-      this.rebuildMirror();
+      this.rebuild();
       return;
     }
-    Y.applyUpdate(this.doc, update);
-    this.estimatedBytes += update.length;
+    const dirty = this.dirty;
+    this.took(update, null);
+    this.dirty = dirty;
     this.lastActivity = Date.now();
+  }
+
+  /** An update is in: `adds` its structs (an upper bound: Yjs merges some), null to count. */
+  private took(update: Uint8Array, adds: number | null): void {
+    this.accepted.push(update);
+    this.estimatedBytes += update.length;
+    this.fullState = null;
+    this.items = adds === null ? countItems(this.current) : this.items + adds;
+    this.dirty = true;
   }
 
   /** What a client with `stateVector` lacks, and the server's own state vector. */
   diff(stateVector: Uint8Array): { update: Uint8Array; stateVector: Uint8Array } | null {
     try {
-      Y.decodeStateVector(stateVector);
+      // A client with nothing (a late joiner, a reload) gets the cached whole state: thirty
+      // of them in a row encode the document once, not thirty times.
+      const empty = Y.decodeStateVector(stateVector).size === 0;
+      if (empty) this.fullState ??= Y.encodeStateAsUpdate(this.current);
       return {
-        update: Y.encodeStateAsUpdate(this.doc, stateVector),
-        stateVector: Y.encodeStateVector(this.doc),
+        update: empty ? this.fullState! : Y.encodeStateAsUpdate(this.current, stateVector),
+        stateVector: Y.encodeStateVector(this.current),
       };
     } catch {
       return null;
@@ -191,14 +267,22 @@ export class MeetingDocument {
 
   destroy(): void {
     this.awareness.destroy();
-    this.doc.destroy();
-    this.mirror.destroy();
+    this.current.destroy();
   }
 
-  private rebuildMirror(): void {
-    this.mirror.destroy();
-    this.mirror = new Y.Doc({ gc: true });
-    Y.applyUpdate(this.mirror, Y.encodeStateAsUpdate(this.doc));
+  /**
+   * The document again from the last snapshot and the updates accepted since: what an update
+   * that threw half way may have left is gone. The awareness keeps its states (it only uses the
+   * document's client id); the old document is left to the garbage collector, not destroyed,
+   * since destroying it would destroy the awareness too.
+   */
+  private rebuild(): void {
+    const doc = new Y.Doc({ gc: true });
+    const parts = [...(this.base ? [this.base] : []), ...this.accepted];
+    if (parts.length > 0) Y.applyUpdate(doc, Y.mergeUpdates(parts));
+    this.current = doc;
+    this.fullState = null;
+    this.items = countItems(doc);
   }
 }
 
@@ -218,9 +302,11 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-/** Whether an update deletes anything (deletions do not move the state vector). */
-function hasDeletes(update: Uint8Array): boolean {
-  return Y.decodeUpdate(update).ds.clients.size > 0;
+/** The structs (items, GCs, skips) in the document's store: O(clients). */
+function countItems(doc: Y.Doc): number {
+  let n = 0;
+  doc.store.clients.forEach((structs) => (n += structs.length));
+  return n;
 }
 
 /** The y-protocols awareness wire format: count, then (client, clock, JSON state) each. */

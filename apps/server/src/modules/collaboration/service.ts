@@ -12,7 +12,7 @@ import * as Y from 'yjs';
 import type { BusEnvelope } from '../../providers/bus/index.js';
 import type { MemberState, RoomState } from '../rooms/state.js';
 import type { Audience } from '../rooms/transport.js';
-import { MeetingDocument, type Refusal } from './document.js';
+import { DEFAULT_DOCUMENT_LIMITS, MeetingDocument, type Refusal } from './document.js';
 import type { CollaborationRepository } from './repository.js';
 import { notesOf } from './notes.js';
 
@@ -27,6 +27,14 @@ export interface CollaborationSettings {
   messageBurst: number;
   bytesPerSecond: number;
   byteBurst: number;
+  /** Structs one update may add, and one document hold (document.ts: items cost more than bytes). */
+  maxItemsPerUpdate: number;
+  maxDocumentItems: number;
+  /** Structs all the documents open on this instance may hold together. */
+  maxInstanceItems: number;
+  /** Per participant: sync requests (each encodes the document) a second, with a burst. */
+  syncsPerSecond: number;
+  syncBurst: number;
 }
 
 export const DEFAULT_COLLABORATION_SETTINGS: CollaborationSettings = {
@@ -37,6 +45,13 @@ export const DEFAULT_COLLABORATION_SETTINGS: CollaborationSettings = {
   messageBurst: COLLABORATION_BOUNDS.messageBurst,
   bytesPerSecond: COLLABORATION_BOUNDS.bytesPerSecond,
   byteBurst: COLLABORATION_BOUNDS.byteBurst,
+  maxItemsPerUpdate: DEFAULT_DOCUMENT_LIMITS.maxItemsPerUpdate,
+  maxDocumentItems: DEFAULT_DOCUMENT_LIMITS.maxDocumentItems,
+  // About 1.2 GB of heap at the smallest items' cost: 20 full documents, or hundreds of real ones.
+  maxInstanceItems: 2_000_000,
+  // A page asks once when it opens the board and once after each reconnect.
+  syncsPerSecond: 0.2,
+  syncBurst: 5,
 };
 
 export interface CollaborationDeps {
@@ -68,10 +83,16 @@ interface Bucket {
   at: number;
 }
 
+interface SyncBucket {
+  tokens: number;
+  at: number;
+}
+
 interface Open {
   doc: MeetingDocument;
   saveTimer: NodeJS.Timeout | null;
   buckets: Map<string, Bucket>;
+  syncs: Map<string, SyncBucket>;
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -125,6 +146,7 @@ export function createCollaborationService(deps: CollaborationDeps) {
           doc: new MeetingDocument(row?.state ?? null, settings),
           saveTimer: null,
           buckets: new Map(),
+          syncs: new Map(),
         }),
       );
       open.set(roomId, entry);
@@ -176,6 +198,28 @@ export function createCollaborationService(deps: CollaborationDeps) {
     return true;
   }
 
+  /** Sync requests have a bucket of their own: each costs an encoding of the whole document. */
+  function allowSync(o: Open, participantId: string): boolean {
+    const now = Date.now();
+    const b = o.syncs.get(participantId) ?? { tokens: settings.syncBurst, at: now };
+    b.tokens = Math.min(settings.syncBurst, b.tokens + ((now - b.at) / 1000) * settings.syncsPerSecond);
+    b.at = now;
+    o.syncs.set(participantId, b);
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+
+  /** Items in the documents open on this instance, all together. */
+  async function openItems(): Promise<number> {
+    let used = 0;
+    for (const entry of open.values()) {
+      const o = await entry.catch(() => null);
+      if (o) used += o.doc.items;
+    }
+    return used;
+  }
+
   const sweep = setInterval(() => {
     void (async () => {
       for (const [roomId, entry] of open) {
@@ -224,7 +268,11 @@ export function createCollaborationService(deps: CollaborationDeps) {
       const except = { kind: 'all' as const, except: member.id };
       switch (payload.kind) {
         case 'update': {
-          const result = o.doc.apply(unb64(payload.update), member.id);
+          const result = o.doc.apply(
+            unb64(payload.update),
+            member.id,
+            settings.maxInstanceItems - (await openItems()),
+          );
           if (!result.ok) return result.refusal;
           if (result.changed) {
             scheduleSave(room.id, o);
@@ -247,6 +295,12 @@ export function createCollaborationService(deps: CollaborationDeps) {
           return null;
         }
         case 'sync_request': {
+          if (!allowSync(o, member.id)) {
+            return {
+              code: 'rate_limited',
+              message: 'Too many requests for the whole board: wait a few seconds',
+            };
+          }
           const diff = o.doc.diff(unb64(payload.stateVector));
           if (!diff) return { code: 'bad_message', message: 'The state vector could not be read' };
           const awareness = o.doc.awarenessState();
@@ -351,6 +405,9 @@ export function createCollaborationService(deps: CollaborationDeps) {
 
     /** Documents in memory (bench, tests). */
     openCount: () => open.size,
+
+    /** Items (Yjs structs) the documents in memory hold, all together (bench, tests). */
+    openItems,
 
     /** Saves every changed document now (tests, shutdown). */
     async flush(): Promise<void> {
