@@ -20,6 +20,34 @@ export const RECORDING_TEXTS = {
   stoppedNotice: 'Recording stopped',
 } as const;
 
+/**
+ * Texts of the transcription notice, badge and consent (issue 34; the spec gives none: "announced
+ * to everyone with a persistent badge; each participant may decline").
+ */
+export const TRANSCRIPTION_TEXTS = {
+  /** The badge in the room's header while transcription is on. */
+  badge: 'Transcribing',
+  badgeDeclined: 'Transcribing (not you)',
+  noticeTitle: 'This meeting is being transcribed',
+  noticeBody: (startedBy: string | null) =>
+    `${startedBy ?? 'A participant'} turned on live transcription. What participants say is saved ` +
+    'as text under their names for 30 days (unless the host keeps it). Your microphone is not ' +
+    'transcribed until you choose Continue.',
+  continue: 'Continue',
+  decline: 'Decline',
+  /** Shown once the participant declined, with a way back. */
+  declinedTitle: 'You are not being transcribed',
+  declinedBody: 'Your audio is not sent for transcription. You still see the captions of others.',
+  allow: 'Allow transcription',
+  declineLater: 'Stop transcribing me',
+  /** The line the transcript keeps when a participant declines, and when it allows again. */
+  declinedLine: (name: string) => `${name} declined to be transcribed`,
+  allowedLine: (name: string) => `${name} allowed transcription again`,
+  /** The host's participants list. */
+  declinedTag: 'Not transcribed',
+  unansweredTag: 'Not answered',
+} as const;
+
 /** The texts of spec §8 (billing and card set-up), word for word. */
 export const BILLING_MESSAGES = {
   expiredTitle: 'Free Time Expired',

@@ -211,6 +211,18 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
    * peer-to-peer moves to the SFU). Answered with `ack` or `error`.
    */
   z.object({ type: z.literal('set_recording'), requestId, on: z.boolean() }),
+  /**
+   * Added (issue 34, consent): this participant's answer to the transcription notice. `allowed`:
+   * its microphone may be transcribed while transcription is on (until it is turned off; the
+   * next start asks again); `declined`: its audio is not sent, and the server transcribes none
+   * of it, until it allows again. Answered with `ack`; everyone gets `participant_updated` with
+   * its `transcriptionConsent`, and the transcript says who declined.
+   */
+  z.object({
+    type: z.literal('set_transcription_consent'),
+    requestId,
+    consent: z.enum(['allowed', 'declined']),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
@@ -224,10 +236,20 @@ export const iceServerSchema = z.object({
 });
 export type IceServer = z.infer<typeof iceServerSchema>;
 
+/**
+ * Added (issue 34): a participant's answer to the transcription notice. `allowed`: transcribed
+ * while transcription is on; `declined`: never transcribed until it allows again; null: no answer
+ * yet (not transcribed either). Answers of `allowed` last until transcription is turned off.
+ */
+export const transcriptionConsentSchema = z.enum(['allowed', 'declined']).nullable();
+export type TranscriptionConsent = z.infer<typeof transcriptionConsentSchema>;
+
 export const roomParticipantSchema = participantSchema.extend({
   isScreenSharing: z.boolean(),
   /** False while the participant's socket is gone but within the resume grace period. */
   isConnected: z.boolean(),
+  /** Added (issue 34): its answer to the transcription notice (absent from older servers: null). */
+  transcriptionConsent: transcriptionConsentSchema.optional(),
 });
 export type RoomParticipant = z.infer<typeof roomParticipantSchema>;
 
@@ -250,6 +272,11 @@ export const liveTranscriptSchema = transcriptEntrySchema.extend({
    * chose none, or the same language), or why there is none for the listener's choice. */
   translationLanguage: z.string().nullable().optional(),
   translationError: z.enum(['unsupported', 'failed']).nullable().optional(),
+  /**
+   * Added (issue 34): `notice` for a line the room wrote about the transcription itself (a
+   * participant declined, or allowed it again), not speech; absent or `speech` otherwise.
+   */
+  kind: z.enum(['speech', 'notice']).optional(),
 });
 export type LiveTranscript = z.infer<typeof liveTranscriptSchema>;
 
