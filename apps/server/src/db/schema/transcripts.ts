@@ -17,6 +17,13 @@ export const transcriptLines = pgTable(
     speakerName: text('speaker_name').notNull(),
     text: text('text').notNull(),
     language: text('language').notNull(),
+    /**
+     * 'speech', or 'notice': a line the room wrote about the transcription itself ("Gus declined
+     * to be transcribed"); summaries read speech only.
+     */
+    kind: text('kind', { enum: ['speech', 'notice'] })
+      .notNull()
+      .default('speech'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

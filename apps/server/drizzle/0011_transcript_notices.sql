@@ -1,0 +1,1 @@
+ALTER TABLE "transcript_lines" ADD COLUMN "kind" text DEFAULT 'speech' NOT NULL;
