@@ -28,6 +28,7 @@ import {
   type RoomState,
 } from './state.js';
 import type { RoomStateStore } from './store.js';
+import { answer, started, stopped, type ConsentNotice } from './consent.js';
 import { ROOM_MESSAGES, roomErrors } from './errors.js';
 import type { Actor, ParticipantSocket, RoomTransport } from './transport.js';
 
@@ -483,22 +484,52 @@ export function createRoomService(deps: RoomServiceDeps) {
       if (on && !deps.canTranscribe()) throw roomErrors.transcriptionOff();
       const changed = await store.update(actor.roomId, (now) => {
         const { room, member: me } = actorIn(now, actor, 'admitted');
+        let answers: MemberState[];
         if (on) {
           if (!pro) throw roomErrors.proRequired();
           if (room.transcription) return null;
           room.transcription = { startedBy: { id: me.id, name: me.name }, startedAt: Date.now() };
+          answers = started(me);
         } else {
           if (!room.transcription) return null;
           if (!pro && !me.isHost && room.transcription.startedBy.id !== me.id) {
             throw roomErrors.stopTranscriptionNotAllowed();
           }
           room.transcription = null;
+          answers = stopped(room);
         }
-        return transcriptionState(room);
+        return { state: transcriptionState(room), answers: shown(answers) };
       });
       if (!changed) return false;
-      news.publish(actor.roomId, { kind: 'all' }, { type: 'transcription_state', transcription: changed });
+      news.publish(
+        actor.roomId,
+        { kind: 'all' },
+        { type: 'transcription_state', transcription: changed.state },
+      );
+      for (const participant of changed.answers) {
+        news.publish(actor.roomId, { kind: 'all' }, { type: 'participant_updated', participant });
+      }
       return true;
+    },
+
+    /**
+     * set_transcription_consent: the participant's own answer to the transcription notice
+     * (consent.ts). Everyone, the participant too, hears `participant_updated` when it changed;
+     * answers what the transcript should say about it (a decline, allowing again) and who.
+     */
+    async setTranscriptionConsent(
+      actor: Actor,
+      consent: 'allowed' | 'declined',
+    ): Promise<{ notice: ConsentNotice; name: string }> {
+      const changed = await store.update(actor.roomId, (now) => {
+        const { room, member } = actorIn(now, actor, 'admitted');
+        const result = answer(room, member, consent);
+        return { ...result, name: member.name, shown: shown(result.changed ? [member] : []) };
+      });
+      for (const participant of changed.shown) {
+        news.publish(actor.roomId, { kind: 'all' }, { type: 'participant_updated', participant });
+      }
+      return { notice: changed.notice, name: changed.name };
     },
 
     /** set_caption_language: the listener's own translation language (null: none). */

@@ -51,6 +51,11 @@ export interface MemberState {
    * timeout or resume grace runs from then, whichever instance's clock looks at it.
    */
   awaySince: number | null;
+  /**
+   * Its answer to the transcription notice (consent.ts): allowed, declined, or none yet (null).
+   * Optional: rooms stored before consent existed lack it (no answer).
+   */
+  transcriptionConsent?: 'allowed' | 'declined' | null;
 }
 
 /** The meeting's live transcription: who turned it on, and when (ms since epoch). */
@@ -156,6 +161,8 @@ export function toRoomParticipant(m: MemberState): RoomParticipant {
     isVideoOn: m.isVideoOn,
     isScreenSharing: m.isScreenSharing,
     isConnected: m.socketId !== null,
+    // Only when answered: absent means no answer (as from a server without consent).
+    ...(m.transcriptionConsent ? { transcriptionConsent: m.transcriptionConsent } : {}),
   };
 }
 
