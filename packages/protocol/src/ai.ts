@@ -43,6 +43,8 @@ export const transcriptLineSchema = z.object({
   /** When the utterance started and ended (ISO 8601). */
   startedAt: z.string(),
   endedAt: z.string(),
+  /** Added (issue 34): `notice` for a line about the transcription itself (who declined). */
+  kind: z.enum(['speech', 'notice']).optional(),
 });
 export type TranscriptLine = z.infer<typeof transcriptLineSchema>;
 

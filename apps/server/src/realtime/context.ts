@@ -27,7 +27,7 @@ export interface RealtimeServices {
   /** Attendance and talk time (the meeting report): the `speaking` messages. */
   attendance: Pick<AttendanceService, 'speaking'>;
   /** Live captions: the audio frames a joined socket streams while transcription is on. */
-  captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm'>;
+  captions: Pick<LiveCaptions, 'audio' | 'stopRoom' | 'prewarm' | 'declined' | 'notice'>;
   /** Meeting recording: the host's set_recording. */
   recordings: Pick<RecordingsService, 'setRecording'>;
   sockets: Sockets;

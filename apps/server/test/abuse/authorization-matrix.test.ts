@@ -248,6 +248,8 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   // Starting transcription needs Pro: the owner is; the guests here are not (subscription_required).
   set_transcription: ['host'],
   set_caption_language: ['guest', 'host', 'other'],
+  // Consent to transcription is each admitted participant's own answer (a waiting guest has none).
+  set_transcription_consent: ['guest', 'host', 'other'],
   leave_meeting: ['waiting', 'guest', 'host', 'other'],
   // Talk time: an admitted participant's own speaking (a waiting guest's is refused).
   speaking: ['guest', 'host', 'other'],
@@ -308,6 +310,8 @@ function example(
       return { type, requestId: 'm', on: true };
     case 'set_caption_language':
       return { type, requestId: 'm', language: 'es' };
+    case 'set_transcription_consent':
+      return { type, requestId: 'm', consent: 'declined' };
     case 'speaking':
       return { type, speaking: true };
     case 'sfu_publish':

@@ -27,14 +27,20 @@ async function aMeeting(opts: { maxStreams?: number } = {}) {
     repo: {
       insertLine: async (line) => {
         saved.push(line);
-        return { ...line, id: `line-${saved.length}`, createdAt: new Date() };
+        return { kind: 'speech' as const, ...line, id: `line-${saved.length}`, createdAt: new Date() };
       },
     },
     log,
     timings: { flushAfterMs: 30, closeAfterMs: 200, reopenAfterMs: 100 },
   });
   f.take();
-  return { f, row, host, ann, bob, engines, saved, captions };
+  /** Hana turns transcription on; Ann and Bob answer the notice with Continue. */
+  const start = async () => {
+    await f.rooms.setTranscription(host.actor, true);
+    await f.rooms.setTranscriptionConsent(ann.actor, 'allowed');
+    await f.rooms.setTranscriptionConsent(bob.actor, 'allowed');
+  };
+  return { f, row, host, ann, bob, engines, saved, captions, start };
 }
 
 /** The new_transcript messages published since the last take, by listener. */
@@ -60,7 +66,7 @@ describe('live captions', () => {
 
   it("captions a speaker for everyone, by the server's name, translated once per language in use", async () => {
     const m = await aMeeting();
-    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.start();
     await m.f.rooms.setCaptionLanguage(m.bob.actor, 'es');
     await m.f.rooms.setCaptionLanguage(m.host.actor, 'es');
     await m.f.rooms.setCaptionLanguage(m.ann.actor, 'ja');
@@ -83,9 +89,27 @@ describe('live captions', () => {
     expect(m.engines.translator.calls).toEqual(['en>es:we ship on friday']);
   });
 
-  it('one stream per speaker, kept across frames; a muted speaker is not transcribed', async () => {
+  it('a participant who has not answered, or declined, is not transcribed; its stream is thrown away', async () => {
     const m = await aMeeting();
     await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.captions.audio(m.ann.actor, Buffer.from('not asked yet'));
+    expect(m.engines.stt.streams).toHaveLength(0);
+    await m.f.rooms.setTranscriptionConsent(m.ann.actor, 'allowed');
+    await m.captions.audio(m.ann.actor, Buffer.from('half a thought'));
+    expect(m.engines.stt.streams).toHaveLength(1);
+    await m.f.rooms.setTranscriptionConsent(m.ann.actor, 'declined');
+    await m.captions.declined(m.ann.id);
+    await m.captions.audio(m.ann.actor, Buffer.from('after declining'));
+    await m.captions.audio(m.host.actor, Buffer.from('the host speaks'));
+    await wait(80);
+    await m.captions.close();
+    expect(m.engines.stt.streams).toHaveLength(2);
+    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Hana: the host speaks']);
+  });
+
+  it('one stream per speaker, kept across frames; a muted speaker is not transcribed', async () => {
+    const m = await aMeeting();
+    await m.start();
     await m.captions.audio(m.ann.actor, Buffer.from('a'));
     await m.captions.audio(m.ann.actor, Buffer.from('b'));
     await m.captions.audio(m.bob.actor, Buffer.from('c'));
@@ -99,7 +123,7 @@ describe('live captions', () => {
 
   it('a speaker refused a decoder (all busy) is told once, and told again when captions start', async () => {
     const m = await aMeeting({ maxStreams: 1 });
-    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.start();
     m.f.take();
     const statusOf = () =>
       m.f
@@ -132,7 +156,7 @@ describe('live captions', () => {
 
   it('stopping the transcription ends the streams with their last words delivered', async () => {
     const m = await aMeeting();
-    await m.f.rooms.setTranscription(m.host.actor, true);
+    await m.start();
     await m.captions.audio(m.bob.actor, Buffer.from('last words'));
     await m.f.rooms.setTranscription(m.host.actor, false);
     await m.captions.stopRoom(m.row.id);

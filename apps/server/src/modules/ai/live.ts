@@ -1,6 +1,8 @@
 import type { ServerMessageOf } from '@parley/protocol';
+import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
 import type { FastifyBaseLogger } from 'fastify';
 import { SpeechCapacityError, type SpeechStream, type Utterance } from '../../providers/speech/types.js';
+import { consentOf, transcribable, type ConsentNotice } from '../rooms/consent.js';
 import type { RoomService } from '../rooms/service.js';
 import type { RoomState } from '../rooms/state.js';
 import type { Actor, RoomTransport } from '../rooms/transport.js';
@@ -37,6 +39,8 @@ interface Speaker {
   fedMs: number;
   /** The recent frames: the stream time each one ended at, and when it arrived (ms). */
   frames: Array<{ endMs: number; at: number }>;
+  /** The speaker declined: what its stream still decodes is thrown away, never saved or sent. */
+  discarded: boolean;
 }
 
 /** Frames remembered per speaker for the speech-to-text latency (about 30 s of 100 ms frames). */
@@ -49,7 +53,9 @@ const BYTES_PER_MS = 32;
  * ended where speech stops, each line persisted with its speaker and times, then sent to every
  * listener in the room in the language that listener chose, translated once per language in use.
  * The speaker is the server's record of the socket; a frame counts only while the meeting's
- * transcription is on and its participant is admitted and not muted.
+ * transcription is on and its participant is admitted, not muted, and allowed it (consent.ts):
+ * a participant who declined, or has not answered the notice yet, is not transcribed whatever
+ * its socket sends.
  */
 export function createLiveCaptions(deps: {
   rooms: Pick<RoomService, 'room'>;
@@ -75,10 +81,11 @@ export function createLiveCaptions(deps: {
   /** Lines in flight (persist + translate + send), so close() can wait for them. */
   const inFlight = new Set<Promise<void>>();
 
-  function stop(participantId: string): Promise<void> {
+  function stop(participantId: string, discard = false): Promise<void> {
     const speaker = speakers.get(participantId);
     if (!speaker) return Promise.resolve();
     speakers.delete(participantId);
+    if (discard) speaker.discarded = true;
     if (speaker.flushTimer) clearTimeout(speaker.flushTimer);
     if (speaker.closeTimer) clearTimeout(speaker.closeTimer);
     return speaker.stream
@@ -100,15 +107,17 @@ export function createLiveCaptions(deps: {
     const before = refused.get(participantId);
     if (before && Date.now() < before.retryAt) return null;
     try {
+      let speaker: Speaker | null = null;
       const stream = stt.openStream({
         language: 'en',
         onUtterance: (u) => {
+          if (speaker?.discarded) return;
           measure(participantId, u);
           track(deliver(room.id, participantId, u));
         },
         onError: (err) => log.warn({ err, participantId }, 'speech stream failed'),
       });
-      const speaker: Speaker = {
+      speaker = {
         roomId: room.id,
         name,
         stream,
@@ -116,6 +125,7 @@ export function createLiveCaptions(deps: {
         closeTimer: null,
         fedMs: 0,
         frames: [],
+        discarded: false,
       };
       speakers.set(participantId, speaker);
       if (before) {
@@ -165,6 +175,9 @@ export function createLiveCaptions(deps: {
     const text = u.text.trim();
     if (!text) return;
     const room = await deps.rooms.room(roomId);
+    // Declined while this was being decoded (here, or through another instance): not kept.
+    const member = room?.members.get(participantId);
+    if (member && consentOf(member) === 'declined') return;
     const speakerName =
       room?.members.get(participantId)?.name ?? speakers.get(participantId)?.name ?? 'Speaker';
     const endedAt = new Date();
@@ -179,6 +192,7 @@ export function createLiveCaptions(deps: {
         language: u.language,
         startedAt,
         endedAt,
+        kind: 'speech',
       });
       id = row.id;
     } catch (err) {
@@ -197,7 +211,7 @@ export function createLiveCaptions(deps: {
       translationLanguage: null,
       translationError: null,
     };
-    const listeners = [...room.members.values()].filter((m) => m.admission === 'admitted' && m.socketId);
+    const listeners = listenersOf(room);
     const wanted = new Set(listeners.map((m) => m.captionLanguage).filter((l): l is string => !!l));
     const translations = new Map<string, Pick<Transcript, 'translatedText' | 'translationError'>>();
     await Promise.all(
@@ -233,18 +247,24 @@ export function createLiveCaptions(deps: {
     }
   }
 
+  /** Who hears a line: the room's admitted participants with a socket (declined ones too). */
+  function listenersOf(room: RoomState) {
+    return [...room.members.values()].filter((m) => m.admission === 'admitted' && m.socketId);
+  }
+
   return {
     /**
      * A binary frame from a participant's socket: 16 kHz mono s16le PCM. Dropped (and the
-     * speaker's stream closed) unless transcription is on and the participant is admitted and
-     * not muted.
+     * speaker's stream closed) unless transcription is on and the participant is admitted, not
+     * muted and allowed it; what a participant who declined still streams is thrown away.
      */
     async audio(actor: Actor, pcm: Buffer): Promise<void> {
       const room = await deps.rooms.room(actor.roomId);
       const member = room?.members.get(actor.participantId);
-      if (!room?.transcription || !member || member.admission !== 'admitted' || member.isMuted) {
+      if (!room || !member || !transcribable(room, member)) {
         refused.delete(actor.participantId);
-        if (speakers.has(actor.participantId)) await stop(actor.participantId);
+        const declined = !!member && consentOf(member) === 'declined';
+        if (speakers.has(actor.participantId)) await stop(actor.participantId, declined);
         return;
       }
       const speaker = speakers.get(actor.participantId) ?? open(room, actor.participantId, member.name);
@@ -267,6 +287,66 @@ export function createLiveCaptions(deps: {
       translator
         .translate('Hello.', 'en', to)
         .catch((err: unknown) => log.warn({ err, to }, 'translation warm-up failed'));
+    },
+
+    /**
+     * A participant declined: its stream ends at once, and what it still holds is thrown away
+     * (nothing it said after the decline reaches the transcript).
+     */
+    async declined(participantId: string): Promise<void> {
+      refused.delete(participantId);
+      await stop(participantId, true);
+    },
+
+    /**
+     * The transcript says what a participant answered (`declined`, or allowed again): a line of
+     * kind `notice`, saved with the meeting's transcript and sent to everyone in the room.
+     */
+    async notice(roomId: string, who: { id: string; name: string }, notice: ConsentNotice): Promise<void> {
+      if (!notice) return;
+      const room = await deps.rooms.room(roomId);
+      if (!room || room.meeting.ephemeral) return;
+      const text =
+        notice === 'declined'
+          ? TRANSCRIPTION_TEXTS.declinedLine(who.name)
+          : TRANSCRIPTION_TEXTS.allowedLine(who.name);
+      const at = new Date();
+      let id: string;
+      try {
+        const row = await deps.repo.insertLine({
+          meetingId: roomId,
+          participantId: who.id,
+          speakerName: who.name,
+          text,
+          language: 'en',
+          startedAt: at,
+          endedAt: at,
+          kind: 'notice',
+        });
+        id = row.id;
+      } catch (err) {
+        log.error({ err, roomId }, 'could not save a transcription notice');
+        return;
+      }
+      const transcript: Transcript = {
+        id,
+        speakerName: who.name,
+        originalText: text,
+        translatedText: null,
+        timestamp: at.toISOString(),
+        language: 'en',
+        participantId: who.id,
+        translationLanguage: null,
+        translationError: null,
+        kind: 'notice',
+      };
+      for (const m of listenersOf(room)) {
+        deps.transport.publish(
+          roomId,
+          { kind: 'one', participantId: m.id },
+          { type: 'new_transcript', transcript },
+        );
+      }
     },
 
     /** Transcription went off in a room: its speakers' streams end (their last words delivered). */

@@ -50,7 +50,9 @@ export function summaryPdf(input: SummaryPdfInput): Promise<Buffer> {
       .font(bold)
       .fontSize(10)
       .text(`${time(line.startedAt)}  ${line.speakerName}`, { continued: true });
-    doc.font(regular).text(`  [${line.language}]  ${line.originalText}`, { paragraphGap: 2 });
+    const said =
+      line.kind === 'notice' ? `(${line.originalText})` : `[${line.language}]  ${line.originalText}`;
+    doc.font(regular).text(`  ${said}`, { paragraphGap: 2 });
   }
   return finish();
 }

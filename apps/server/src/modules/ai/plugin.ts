@@ -36,6 +36,7 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
       participantId: r.participantId,
       translationLanguage: null,
       translationError: null,
+      ...(r.kind === 'notice' ? { kind: 'notice' as const } : {}),
     }));
   };
   app.rooms.provideTranscripts(recentTranscripts);

@@ -77,6 +77,7 @@ export function createAiService(deps: {
         language: l.language,
         startedAt: l.startedAt.toISOString(),
         endedAt: l.endedAt.toISOString(),
+        ...(l.kind === 'notice' ? { kind: 'notice' as const } : {}),
       }));
     },
 
@@ -84,13 +85,16 @@ export function createAiService(deps: {
     async summarize(meeting: MeetingRow, named: string[]): Promise<SummaryView> {
       const [lines, chat] = await Promise.all([repo.lines(meeting.id), repo.chat(meeting.id)]);
       const sources: SourceLine[] = [
-        ...lines.map((l) => ({
-          id: l.id,
-          speaker: l.speakerName,
-          text: l.text,
-          at: l.startedAt.toISOString(),
-          kind: 'speech' as const,
-        })),
+        // The room's own notices (who declined) were not said by anyone.
+        ...lines
+          .filter((l) => l.kind !== 'notice')
+          .map((l) => ({
+            id: l.id,
+            speaker: l.speakerName,
+            text: l.text,
+            at: l.startedAt.toISOString(),
+            kind: 'speech' as const,
+          })),
         ...chat
           .filter((c) => c.content.trim())
           .map((c) => ({

@@ -19,6 +19,7 @@ import { requestExistingConnections } from './request_existing_connections.js';
 import { setCaptionLanguage } from './set_caption_language.js';
 import { setRecording } from './set_recording.js';
 import { setTranscription } from './set_transcription.js';
+import { setTranscriptionConsent } from './set_transcription_consent.js';
 import { sfuAnswer } from './sfu_answer.js';
 import { sfuPublish } from './sfu_publish.js';
 import { sfuLeave } from './sfu_leave.js';
@@ -47,6 +48,7 @@ export const handlers: HandlerMap = {
   ping,
   allow_rejoin: allowRejoin,
   set_transcription: setTranscription,
+  set_transcription_consent: setTranscriptionConsent,
   set_caption_language: setCaptionLanguage,
   set_recording: setRecording,
   sfu_publish: sfuPublish,
