@@ -1,4 +1,4 @@
-import type { TranscriptionState } from '@parley/protocol/ws';
+import type { TranscriptionConsent, TranscriptionState } from '@parley/protocol/ws';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Store } from '@/lib/store';
 import type { LocalMedia, LocalMediaSnapshot } from '../media/local-media';
@@ -55,7 +55,26 @@ function setup() {
   const join = (
     transcription: TranscriptionState = { active: false, startedBy: null, startedAt: null },
     recentTranscripts: TranscriptEntry[] = [],
-  ) => socket.receive(joinedMessage(participant('me', 'Ann'), { transcription, recentTranscripts }));
+    consent: TranscriptionConsent = null,
+  ) =>
+    socket.receive(
+      joinedMessage(
+        { ...participant('me', 'Ann'), ...(consent ? { transcriptionConsent: consent } : {}) },
+        { transcription, recentTranscripts },
+      ),
+    );
+  /** The server records this participant's answer (what it sends to everyone). */
+  const answered = (consent: TranscriptionConsent) =>
+    socket.receive({
+      type: 'participant_updated',
+      participant: { ...participant('me', 'Ann'), ...(consent ? { transcriptionConsent: consent } : {}) },
+    });
+  /** Answers the client's last set_transcription_consent as the server does: the update, then ack. */
+  const serverAccepts = () => {
+    const sent = socket.sentOf('set_transcription_consent').at(-1)!;
+    answered(sent.consent as TranscriptionConsent);
+    socket.receive({ type: 'ack', requestId: sent.requestId as string });
+  };
   return {
     signal,
     socket: () => socket,
@@ -66,6 +85,8 @@ function setup() {
     frame: (f: Int16Array) => send(f),
     noMic: () => (audioTrack = null),
     join,
+    answered,
+    serverAccepts,
   };
 }
 
@@ -83,11 +104,14 @@ describe('Captions', () => {
   beforeEach(() => localStorage.clear());
   afterEach(() => vi.restoreAllMocks());
 
-  it('streams the microphone exactly while transcription is on and we are unmuted', () => {
+  it('streams the microphone exactly while transcription is on, we allowed it and are unmuted', () => {
     const c = setup();
     c.join();
     expect(c.isStreaming()).toBe(false);
     c.socket().receive({ type: 'transcription_state', transcription: on });
+    // On, but not answered yet: nothing is sent.
+    expect(c.isStreaming()).toBe(false);
+    c.answered('allowed');
     expect(c.isStreaming()).toBe(true);
     expect(c.captions.getSnapshot().streaming).toBe(true);
     c.frame(new Int16Array(1600));
@@ -104,9 +128,18 @@ describe('Captions', () => {
     expect(c.isStreaming()).toBe(false);
   });
 
-  it('joining a meeting whose transcription is on starts streaming; a drop stops it', () => {
+  it('a late joiner sends nothing until it continues; a reload keeps the answer; a drop stops it', () => {
     const c = setup();
     c.join(on);
+    expect(c.isStreaming()).toBe(false);
+    expect(c.captions.getSnapshot().consent).toBeNull();
+    const reloaded = setup();
+    reloaded.join(on, [], 'allowed');
+    expect(reloaded.isStreaming()).toBe(true);
+    const declined = setup();
+    declined.join(on, [], 'declined');
+    expect(declined.isStreaming()).toBe(false);
+    c.join(on, [], 'allowed');
     expect(c.isStreaming()).toBe(true);
     c.socket().drop(1006);
     expect(c.isStreaming()).toBe(false);
@@ -124,7 +157,7 @@ describe('Captions', () => {
 
   it('says when the server cannot caption this speaker (every decoder busy), until it can', () => {
     const c = setup();
-    c.join(on);
+    c.join(on, [], 'allowed');
     c.socket().receive({ type: 'caption_status', captioned: false, reason: 'busy' });
     expect(c.captions.getSnapshot().notCaptioned).toBe('busy');
     c.socket().receive({ type: 'caption_status', captioned: true, reason: null });
@@ -181,6 +214,47 @@ describe('Captions', () => {
       requestId: sent!.requestId as string,
     });
     expect(await pending).toBe('subscription_required');
+  });
+
+  it('Continue streams once the server recorded it; Decline stops at once, before any answer', async () => {
+    const c = setup();
+    c.join(on);
+    const allowing = c.captions.setConsent('allowed');
+    expect(c.isStreaming()).toBe(false); // not before the server has it
+    c.serverAccepts();
+    expect(await allowing).toBe(true);
+    expect(c.isStreaming()).toBe(true);
+    c.frame(new Int16Array(160));
+    const declining = c.captions.setConsent('declined');
+    expect(c.isStreaming()).toBe(false);
+    expect(c.captions.getSnapshot().consent).toBe('declined');
+    c.frame(new Int16Array(160)); // a frame the worklet had in flight
+    expect(c.socket().binary).toHaveLength(1);
+    c.serverAccepts();
+    expect(await declining).toBe(true);
+    // Unmuting, a new track, anything: still nothing while declined, captions still arrive.
+    c.mediaStore.patch({ isMuted: false });
+    expect(c.isStreaming()).toBe(false);
+    c.socket().receive({ type: 'new_transcript', transcript: line('x', '2026-11-23T10:00:05.000Z') });
+    expect(c.captions.getSnapshot().lines.map((l) => l.id)).toEqual(['x']);
+    // Changing its mind.
+    const again = c.captions.setConsent('allowed');
+    c.serverAccepts();
+    await again;
+    expect(c.isStreaming()).toBe(true);
+  });
+
+  it('transcription turned off forgets Continue (the server says so): the next start asks again', () => {
+    const c = setup();
+    c.join(on, [], 'allowed');
+    c.socket().receive({
+      type: 'transcription_state',
+      transcription: { active: false, startedBy: null, startedAt: null },
+    });
+    c.answered(null);
+    c.socket().receive({ type: 'transcription_state', transcription: on });
+    expect(c.captions.getSnapshot().consent).toBeNull();
+    expect(c.isStreaming()).toBe(false);
   });
 
   it('addLine replaces a line with the same id', () => {

@@ -1,6 +1,11 @@
 import { TRANSLATION_LANGUAGES } from '@parley/protocol/constants';
 import type { TranslationLanguage } from '@parley/protocol/ai';
-import type { ServerMessageOf, TranscriptionState } from '@parley/protocol/ws';
+import type {
+  RoomParticipant,
+  ServerMessageOf,
+  TranscriptionConsent,
+  TranscriptionState,
+} from '@parley/protocol/ws';
 import { Store } from '@/lib/store';
 import type { LocalMedia } from '../media/local-media';
 import { newRequestId, SignalRequestError, type SignalClient } from '../signal-client';
@@ -29,6 +34,13 @@ export interface CaptionsSnapshot {
    * speech decoder is busy, or the engine failed to start. Null while captioned (or not streaming).
    */
   notCaptioned: 'busy' | 'failed' | null;
+  /**
+   * This participant's answer to the transcription notice, as the server keeps it (a decline
+   * shows at once, before the server's answer). Null: not answered, so nothing is streamed.
+   */
+  consent: TranscriptionConsent;
+  /** An answer in flight. */
+  answering: boolean;
 }
 
 export interface TranslationPrefs {
@@ -72,8 +84,9 @@ export type TranscriptionRefusal = 'subscription_required' | 'no_microphone' | '
 /**
  * Live captions in the room: the meeting's transcription state (room state), the last 20 lines in
  * this listener's language, the listener's own Live Translation choice (kept in local storage and
- * told to the server on every join), and the microphone stream this browser sends while
- * transcription is on and it is not muted.
+ * told to the server on every join), this participant's consent, and the microphone stream this
+ * browser sends while transcription is on, it is not muted and it allowed it (issue 34: nothing
+ * is sent before the participant has seen the notice and chosen Continue).
  */
 export class Captions {
   private readonly store: Store<CaptionsSnapshot>;
@@ -82,6 +95,9 @@ export class Captions {
   private readonly cleanups: (() => void)[] = [];
   private readonly mic: MicStreamer;
   private admitted = false;
+  private selfId: string | null = null;
+  /** Whether frames may go out now (follow() decides): the gate for frames still in flight. */
+  private sending = false;
 
   constructor(
     private readonly opts: {
@@ -101,17 +117,25 @@ export class Captions {
       streaming: false,
       busy: false,
       notCaptioned: null,
+      consent: null,
+      answering: false,
     });
     this.getSnapshot = this.store.getSnapshot;
     this.subscribe = this.store.subscribe;
-    const send = (frame: Int16Array) => void opts.signal.sendBinary(frame);
+    // A frame the worklet had queued when streaming stopped (a decline, a mute) is not sent.
+    const send = (frame: Int16Array) => {
+      if (this.sending) void opts.signal.sendBinary(frame);
+    };
     this.mic = opts.createStreamer?.(send) ?? new MicStreamer(send, opts.log);
     const s = opts.signal;
     this.cleanups.push(
       s.on('joined', (m) => {
+        this.selfId = m.self.id;
         this.restore(m.recentTranscripts);
+        this.store.patch({ consent: m.self.transcriptionConsent ?? null });
         this.onJoined(m.transcription);
       }),
+      s.on('participant_updated', (m) => this.onParticipant(m.participant)),
       s.on('caption_status', (m) => this.store.patch({ notCaptioned: m.captioned ? null : m.reason })),
       s.on('transcription_state', (m) => this.onState(m.transcription)),
       s.on('new_transcript', (m) =>
@@ -135,18 +159,31 @@ export class Captions {
     this.follow();
   }
 
+  /** The server's record of this participant: its answer (the server resets it, e.g. on stop). */
+  private onParticipant(p: RoomParticipant): void {
+    if (p.id !== this.selfId) return;
+    this.store.patch({ consent: p.transcriptionConsent ?? null });
+    this.follow();
+  }
+
   private onState(t: TranscriptionState): void {
     this.store.patch({ transcription: t, ...(t.active ? {} : { notCaptioned: null }) });
     this.follow();
   }
 
-  /** Streams the microphone exactly while transcription is on, we are in, and not muted. */
+  /** Streams the microphone exactly while transcription is on, we are in, unmuted and allowed it. */
   private follow(): void {
-    const { transcription } = this.store.getSnapshot();
+    const { transcription, consent } = this.store.getSnapshot();
     const media = this.opts.media.getSnapshot();
     const track = this.opts.media.audioTrack;
     const want =
-      transcription.active && this.admitted && !media.isMuted && !!track && track.readyState === 'live';
+      transcription.active &&
+      consent === 'allowed' &&
+      this.admitted &&
+      !media.isMuted &&
+      !!track &&
+      track.readyState === 'live';
+    this.sending = want;
     if (want && track) {
       if (this.mic.activeTrack !== track) {
         this.mic.start(track).catch(() => this.store.patch({ streaming: false }));
@@ -184,6 +221,36 @@ export class Captions {
       return 'failed';
     } finally {
       this.store.patch({ busy: false });
+    }
+  }
+
+  /**
+   * This participant's answer to the transcription notice. A decline stops the microphone stream
+   * at once (before the server's answer: not one more frame goes out); Continue streams once the
+   * server has recorded it. Answers false when the server refused.
+   */
+  async setConsent(consent: 'allowed' | 'declined'): Promise<boolean> {
+    const before = this.store.getSnapshot().consent;
+    this.store.patch({ answering: true, ...(consent === 'declined' ? { consent } : {}) });
+    this.follow();
+    try {
+      await this.opts.signal.request({
+        type: 'set_transcription_consent',
+        requestId: newRequestId(),
+        consent,
+      });
+      // The server keeps a Continue only while transcription is on (participant_updated says so).
+      const active = this.store.getSnapshot().transcription.active;
+      this.store.patch({ consent: consent === 'allowed' && !active ? null : consent });
+      return true;
+    } catch (err) {
+      this.opts.log?.('could not answer the transcription notice', err);
+      // A refused decline still sends nothing until the server says otherwise.
+      if (consent === 'allowed') this.store.patch({ consent: before });
+      return false;
+    } finally {
+      this.store.patch({ answering: false });
+      this.follow();
     }
   }
 
