@@ -8,7 +8,8 @@ import { useCaptions } from './hooks';
  */
 export function CaptionsOverlay() {
   const { transcription, lines } = useCaptions();
-  const last = lines.at(-1);
+  // Speech only: a notice (who declined) is in the Tools panel's list, not over the video.
+  const last = lines.findLast((l) => l.kind !== 'notice');
   // Settings › Account › AI features off: no captions over the video (read at each new line).
   if (!transcription.active || !last || !loadPreferences().aiEnabled) return null;
   return (

@@ -7,13 +7,16 @@ import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { useLocalMediaState, useRoomContext } from '../room-context';
 import { useAiCapabilities } from './api';
-import { useCaptions, useTranscriptionToggle } from './hooks';
+import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
+import { useCaptions, useTranscriptionConsent, useTranscriptionToggle } from './hooks';
+import { consentSentence } from './TranscriptionConsent';
 import { SummaryCard } from './SummaryCard';
 import { TranscriptList } from './TranscriptList';
 
 function TranscriptionSection() {
   const { on, busy, toggle, startedBy } = useTranscriptionToggle();
   const { streaming, notCaptioned } = useCaptions();
+  const consent = useTranscriptionConsent();
   const media = useLocalMediaState();
   return (
     <section aria-labelledby="transcription-title" className="space-y-2 rounded-xl bg-white/5 p-3">
@@ -23,24 +26,38 @@ function TranscriptionSection() {
       <p data-testid="transcription-status" className="text-xs text-slate-300">
         {on
           ? `On${startedBy ? `, started by ${startedBy.name}` : ''}. ${
-              streaming
-                ? notCaptioned === 'busy'
-                  ? 'Your speech is not being transcribed: every speech decoder on this server is in use. It starts when another speaker pauses.'
-                  : notCaptioned === 'failed'
-                    ? 'Your speech is not being transcribed: the speech engine could not start for you.'
-                    : 'Your microphone is being transcribed.'
-                : media.isMuted
-                  ? 'You are muted: nothing of yours is transcribed.'
-                  : media.hasAudio
-                    ? 'Connecting your microphone…'
-                    : 'You have no microphone: nothing of yours is transcribed.'
+              consent.consent !== 'allowed'
+                ? consentSentence(consent.consent)
+                : streaming
+                  ? notCaptioned === 'busy'
+                    ? 'Your speech is not being transcribed: every speech decoder on this server is in use. It starts when another speaker pauses.'
+                    : notCaptioned === 'failed'
+                      ? 'Your speech is not being transcribed: the speech engine could not start for you.'
+                      : 'Your microphone is being transcribed.'
+                  : media.isMuted
+                    ? 'You are muted: nothing of yours is transcribed.'
+                    : media.hasAudio
+                      ? 'Connecting your microphone…'
+                      : 'You have no microphone: nothing of yours is transcribed.'
             }`
-          : 'Off. Everyone in the meeting sees when it is on.'}
+          : 'Off. Everyone in the meeting sees when it is on, and each person may decline. Starting it counts as your own consent.'}
       </p>
-      <Button size="sm" onClick={() => void toggle()} disabled={busy} aria-pressed={on}>
-        {busy ? <Spinner className="size-4" /> : on ? <CaptionsOff /> : <Captions />}
-        {on ? 'Stop Transcription' : 'Start Transcription'}
-      </Button>
+      <div className="flex flex-wrap gap-2">
+        <Button size="sm" onClick={() => void toggle()} disabled={busy} aria-pressed={on}>
+          {busy ? <Spinner className="size-4" /> : on ? <CaptionsOff /> : <Captions />}
+          {on ? 'Stop Transcription' : 'Start Transcription'}
+        </Button>
+        {on && consent.consent !== 'allowed' ? (
+          <Button size="sm" variant="secondary" disabled={consent.answering} onClick={consent.allow}>
+            {consent.consent === null ? TRANSCRIPTION_TEXTS.continue : TRANSCRIPTION_TEXTS.allow}
+          </Button>
+        ) : null}
+        {on && consent.consent !== 'declined' ? (
+          <Button size="sm" variant="secondary" disabled={consent.answering} onClick={consent.decline}>
+            {consent.consent === null ? TRANSCRIPTION_TEXTS.decline : TRANSCRIPTION_TEXTS.declineLater}
+          </Button>
+        ) : null}
+      </div>
     </section>
   );
 }

@@ -20,44 +20,58 @@ export function TranscriptList({ lines, active }: { lines: TranscriptEntry[]; ac
   }
   return (
     <ol aria-label="Live transcripts" aria-live="polite" className="space-y-2">
-      {[...lines].reverse().map((l) => (
-        <li key={l.id} data-testid="transcript-line" className="rounded-lg bg-white/5 p-2.5 text-sm">
-          <div className="mb-0.5 flex items-center gap-2 text-xs text-slate-400">
-            <span className="font-semibold text-slate-200">{l.speakerName}</span>
-            <time dateTime={l.timestamp}>{timeOf(l.timestamp)}</time>
-            <span
-              className="rounded bg-white/10 px-1 uppercase"
-              title={
-                TRANSLATION_LANGUAGE_NAMES[l.language as keyof typeof TRANSLATION_LANGUAGE_NAMES] ??
-                l.language
-              }
-            >
-              {l.language}
-            </span>
-          </div>
-          <p data-testid="transcript-original" className="text-slate-100">
-            {l.originalText}
-          </p>
-          {l.translatedText ? (
-            <p
-              data-testid="transcript-translation"
-              lang={l.translationLanguage ?? undefined}
-              className="mt-1 text-brand-200"
-            >
-              <span className="mr-1 rounded bg-brand-500/20 px-1 text-[10px] uppercase">
-                {l.translationLanguage}
+      {[...lines].reverse().map((l) =>
+        l.kind === 'notice' ? (
+          // The room's own line about the transcription (who declined): not speech.
+          <li
+            key={l.id}
+            data-testid="transcript-notice"
+            className="flex items-baseline gap-2 rounded-lg border border-dashed border-white/15 px-2.5 py-1.5 text-xs italic text-slate-300"
+          >
+            <time dateTime={l.timestamp} className="not-italic text-slate-400">
+              {timeOf(l.timestamp)}
+            </time>
+            <span>{l.originalText}</span>
+          </li>
+        ) : (
+          <li key={l.id} data-testid="transcript-line" className="rounded-lg bg-white/5 p-2.5 text-sm">
+            <div className="mb-0.5 flex items-center gap-2 text-xs text-slate-400">
+              <span className="font-semibold text-slate-200">{l.speakerName}</span>
+              <time dateTime={l.timestamp}>{timeOf(l.timestamp)}</time>
+              <span
+                className="rounded bg-white/10 px-1 uppercase"
+                title={
+                  TRANSLATION_LANGUAGE_NAMES[l.language as keyof typeof TRANSLATION_LANGUAGE_NAMES] ??
+                  l.language
+                }
+              >
+                {l.language}
               </span>
-              {l.translatedText}
+            </div>
+            <p data-testid="transcript-original" className="text-slate-100">
+              {l.originalText}
             </p>
-          ) : l.translationError === 'unsupported' ? (
-            <p className="mt-1 text-xs text-amber-300">
-              This line cannot be translated into your language on this server.
-            </p>
-          ) : l.translationError === 'failed' ? (
-            <p className="mt-1 text-xs text-amber-300">The translation of this line failed.</p>
-          ) : null}
-        </li>
-      ))}
+            {l.translatedText ? (
+              <p
+                data-testid="transcript-translation"
+                lang={l.translationLanguage ?? undefined}
+                className="mt-1 text-brand-200"
+              >
+                <span className="mr-1 rounded bg-brand-500/20 px-1 text-[10px] uppercase">
+                  {l.translationLanguage}
+                </span>
+                {l.translatedText}
+              </p>
+            ) : l.translationError === 'unsupported' ? (
+              <p className="mt-1 text-xs text-amber-300">
+                This line cannot be translated into your language on this server.
+              </p>
+            ) : l.translationError === 'failed' ? (
+              <p className="mt-1 text-xs text-amber-300">The translation of this line failed.</p>
+            ) : null}
+          </li>
+        ),
+      )}
     </ol>
   );
 }

@@ -41,3 +41,32 @@ export function useTranscriptionToggle() {
   }, [session, layout, isPro]);
   return { on, busy, toggle, startedBy: transcription.startedBy };
 }
+
+/**
+ * This participant's consent to transcription (issue 34): whether the notice waits for an answer,
+ * the answer the server keeps, and the actions. Nothing of this microphone is sent while the
+ * notice waits or after a decline (captions.ts); the server refuses it too.
+ */
+export function useTranscriptionConsent() {
+  const { session } = useRoomContext();
+  const { transcription, consent, answering } = useCaptions();
+  const on = transcription.active;
+  const answer = useCallback(
+    async (choice: 'allowed' | 'declined') => {
+      const ok = await session.captions.setConsent(choice);
+      if (!ok) toast({ title: 'Could not save your answer. Try again.', variant: 'destructive' });
+    },
+    [session],
+  );
+  return {
+    on,
+    consent,
+    answering,
+    startedBy: transcription.startedBy,
+    /** Transcription is on and this participant has not answered: the notice shows. */
+    asking: on && consent === null,
+    declined: consent === 'declined',
+    allow: useCallback(() => void answer('allowed'), [answer]),
+    decline: useCallback(() => void answer('declined'), [answer]),
+  };
+}

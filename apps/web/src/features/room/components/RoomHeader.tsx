@@ -7,6 +7,7 @@ import { useRoomDialog } from '../controls/panel-controls';
 import { useRecordingIndicator } from '../controls/recording-controls';
 import { RECORDING_TEXTS } from '@parley/protocol/texts';
 import { useElapsed } from '../hooks';
+import { TranscriptionBadge } from '../ai/TranscriptionConsent';
 import { useRoomContext, useRoomPhase, useRoomState } from '../room-context';
 
 export function participantCountLabel(n: number): string {
@@ -101,6 +102,7 @@ export function RoomHeader() {
         </p>
       </div>
       <RecordingIndicator />
+      <TranscriptionBadge />
       {reconnecting ? (
         <span
           role="status"

@@ -2,6 +2,7 @@ import { MeetingBackgroundRestore } from '@/features/backgrounds/meeting';
 import { RoomFreeTime } from '@/features/billing/RoomFreeTime';
 import { cn } from '@/lib/cn';
 import { CaptionsOverlay } from '../ai/CaptionsOverlay';
+import { TranscriptionNotice } from '../ai/TranscriptionConsent';
 import { useRoomShortcuts } from '../controls/shortcuts';
 import { useLocalMediaState, useRoomContext, useRoomState } from '../room-context';
 import { useVideoView } from '../use-video-view';
@@ -97,10 +98,11 @@ export function RoomView() {
         </main>
         <SidePanel />
       </div>
-      {/* Knocks and camera/microphone alerts float just above the controls, whatever panel is open
-          (the People panel lists the knocks itself). */}
+      {/* The transcription notice, knocks and camera/microphone alerts float just above the
+          controls, whatever panel is open (the People panel lists the knocks itself). */}
       <div className="relative z-40 h-0">
         <div className="pointer-events-none absolute inset-x-2 bottom-2 grid gap-2 sm:right-auto sm:w-96">
+          <TranscriptionNotice />
           {isHost && panel !== 'participants' ? (
             <KnockNotice
               waiting={room.waitingList}

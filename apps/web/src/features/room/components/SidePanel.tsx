@@ -24,6 +24,8 @@ import { usePanels } from '../controls/panel-controls';
 import type { PanelId } from '../layout';
 import { useRoomContext, useRoomState } from '../room-context';
 import { ToolsPanel } from '../ai/ToolsPanel';
+import { useCaptions } from '../ai/hooks';
+import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
 import { ChatPanel } from './ChatPanel';
 
 // The whiteboard and notes (Excalidraw, TipTap, Yjs) load only when the area is first opened, so
@@ -38,16 +40,42 @@ const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[
   { id: 'collab', label: 'Collaborate', icon: PenLine },
 ];
 
+/**
+ * While transcription is on, who is not transcribed: declined, or (to hosts) not answered yet. The
+ * server's record of each participant (participant_updated), so the host sees it as it changes.
+ */
+function ConsentTag({ p, showUnanswered }: { p: RoomParticipant; showUnanswered: boolean }) {
+  const consent = p.transcriptionConsent ?? null;
+  if (consent === 'declined') {
+    return (
+      <Badge variant="warning" data-testid="consent-tag" title={`${p.name} declined to be transcribed`}>
+        {TRANSCRIPTION_TEXTS.declinedTag}
+      </Badge>
+    );
+  }
+  if (consent === null && showUnanswered) {
+    return (
+      <Badge data-testid="consent-tag" title={`${p.name} has not answered the transcription notice`}>
+        {TRANSCRIPTION_TEXTS.unansweredTag}
+      </Badge>
+    );
+  }
+  return null;
+}
+
 function PersonRow({
   p,
   isSelf,
   canModerate,
+  transcribing,
   onMute,
   onRemove,
 }: {
   p: RoomParticipant;
   isSelf: boolean;
   canModerate: boolean;
+  /** Transcription is on: each row says who is not transcribed. */
+  transcribing: boolean;
   onMute: (muted: boolean) => void;
   onRemove: () => void;
 }) {
@@ -66,6 +94,11 @@ function PersonRow({
           {isSelf ? ' (You)' : ''}
         </span>
         {!p.isConnected ? <span className="text-xs text-amber-300">Reconnecting...</span> : null}
+        {transcribing ? (
+          <span className="mt-0.5 flex">
+            <ConsentTag p={p} showUnanswered={canModerate} />
+          </span>
+        ) : null}
       </span>
       {p.isHost ? <Badge variant="brand">Host</Badge> : null}
       {p.isVideoOn ? (
@@ -110,6 +143,7 @@ function PeopleTab() {
   const moderation = useModeration();
   const self = room.self;
   const isHost = moderation.canModerate;
+  const transcribing = useCaptions().transcription.active;
   const everyone = self ? [self, ...room.participants] : room.participants;
   return (
     <div className="space-y-4 overflow-y-auto p-3">
@@ -149,6 +183,7 @@ function PeopleTab() {
               p={p}
               isSelf={p.id === self?.id}
               canModerate={isHost}
+              transcribing={transcribing}
               onMute={(muted) => moderation.setMuted(p.id, muted)}
               onRemove={() => moderation.remove(p.id, p.name)}
             />

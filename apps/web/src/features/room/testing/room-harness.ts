@@ -1,4 +1,4 @@
-import type { JoinResponse, RoomParticipant } from '@parley/protocol/ws';
+import type { JoinResponse, RoomParticipant, TranscriptionState } from '@parley/protocol/ws';
 import { vi } from 'vitest';
 import type { Notice } from '../room-session';
 import { RoomController } from '../room-controller';
@@ -10,7 +10,7 @@ import { FakeSocket, installFakeDevices, joinedMessage } from './fakes';
  */
 export async function enterTestRoom(
   self: RoomParticipant,
-  opts: { allMuted?: boolean; others?: RoomParticipant[] } = {},
+  opts: { allMuted?: boolean; others?: RoomParticipant[]; transcription?: TranscriptionState } = {},
 ) {
   const sockets: FakeSocket[] = [];
   const tracks = installFakeDevices(vi.stubGlobal);
