@@ -83,7 +83,7 @@ export function TranscriptionBadge() {
           )}
         >
           <Captions aria-hidden className="size-3.5" />
-          <span className={cn(declined && 'max-sm:sr-only')}>{label}</span>
+          <span className="whitespace-nowrap">{label}</span>
         </button>
       </Popover.Trigger>
       <Popover.Portal>
