@@ -94,9 +94,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^@parley/protocol(?!/(constants|texts|card)$)',
+              regex: '^@parley/protocol(?!/(constants|texts|card|text-rules)$)',
               message:
-                "The room's page builds no schema: import values from '@parley/protocol/constants', '/texts' or '/card' (types from anywhere).",
+                "The room's page builds no schema: import values from '@parley/protocol/constants', '/texts', '/card' or '/text-rules' (types from anywhere).",
               allowTypeImports: true,
             },
           ],

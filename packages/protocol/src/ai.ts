@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TRANSLATION_LANGUAGES } from './constants.js';
+import { safe } from './safe-text.js';
 export { AUDIO_STREAM } from './constants.js';
 
 /**
@@ -66,7 +67,10 @@ export type AiCapabilities = z.infer<typeof aiCapabilitiesSchema>;
 
 /** POST /api/meetings/{id}/summary body (spec §7: the participants' names). */
 export const summaryRequestSchema = z.object({
-  participants: z.array(z.string().max(100)).max(500).default([]),
+  participants: z
+    .array(safe(z.string().max(100)))
+    .max(500)
+    .default([]),
 });
 
 /** The answer of the chunk calls (spec §7 /api/ai/live-transcribe). */

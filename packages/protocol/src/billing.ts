@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safe } from './safe-text.js';
 export { BILLING_MESSAGES, formatCents } from './texts.js';
 
 /**
@@ -58,7 +59,7 @@ export const setupIntentResponseSchema = z.object({ clientSecret: z.string() });
 /** POST /api/payment/save-method */
 export const saveMethodBodySchema = z.object({
   email,
-  paymentMethodId: z.string().min(1).max(255),
+  paymentMethodId: safe(z.string().min(1).max(255)),
 });
 export const saveMethodResponseSchema = z.object({
   saved: z.literal(true),
@@ -67,7 +68,7 @@ export const saveMethodResponseSchema = z.object({
 
 /** POST /api/billing/start */
 export const billingStartBodySchema = z.object({
-  meetingId: z.string().min(1).max(64),
+  meetingId: safe(z.string().min(1).max(64)),
   participantEmail: email,
 });
 export const billingStartResponseSchema = z.object({

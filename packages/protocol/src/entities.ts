@@ -7,6 +7,7 @@ import {
   RECURRENCE_PATTERNS,
   TIMEZONES,
 } from './constants.js';
+import { safe } from './safe-text.js';
 
 /** Entities of product spec §3, as they travel over HTTP. */
 
@@ -19,7 +20,7 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 const profileName = z
-  .union([z.string(), z.null()])
+  .union([safe(z.string()), z.null()])
   .transform((v) => (v === null ? null : v.trim() === '' ? null : v.trim()))
   .refine((v) => v === null || v.length <= PROFILE_NAME_MAX, {
     message: `must be at most ${PROFILE_NAME_MAX} characters`,
@@ -82,7 +83,7 @@ export const maxParticipantsSchema = z.number().int().min(MAX_PARTICIPANTS.min).
 
 export const inviteeSchema = z.object({
   email: z.email(),
-  name: z.string().trim().max(100).default(''),
+  name: safe(z.string().trim().max(100)).default(''),
 });
 export type Invitee = z.infer<typeof inviteeSchema>;
 

@@ -11,3 +11,4 @@ export * from './collaboration.js';
 export * from './report.js';
 export * from './recordings.js';
 export * from './texts.js';
+export * from './safe-text.js';

@@ -15,6 +15,7 @@ import {
   recurrencePatternSchema,
   timezoneSchema,
 } from './entities.js';
+import { safe } from './safe-text.js';
 
 /**
  * Request bodies of the meetings API (spec §7) and the time arithmetic both sides share: the
@@ -44,14 +45,14 @@ const trimmedEmail = z.string().trim().toLowerCase().pipe(z.email(MEETING_MESSAG
 
 export const inviteeInputSchema = z.object({
   email: trimmedEmail,
-  name: z.string().trim().max(INVITEE_NAME_MAX).default(''),
+  name: safe(z.string().trim().max(INVITEE_NAME_MAX)).default(''),
 });
 export type InviteeInput = z.infer<typeof inviteeInputSchema>;
 
 /** Instant meeting from the landing page. Any id the client proposes is ignored. */
 export const instantMeetingBodySchema = z.object({
   meetingType: z.literal('instant'),
-  title: z.string().trim().min(1).max(MEETING_TITLE_MAX).optional(),
+  title: safe(z.string().trim().min(1).max(MEETING_TITLE_MAX)).optional(),
   meetingId: z.unknown().optional(),
   isActive: z.unknown().optional(),
   status: z.unknown().optional(),
@@ -62,11 +63,8 @@ const scheduledFields = {
   meetingType: z.literal('scheduled'),
   /** The spec's client generates one; the server always generates its own and ignores this. */
   meetingId: z.unknown().optional(),
-  title: z.string().trim().min(1, MEETING_MESSAGES.titleRequired).max(MEETING_TITLE_MAX),
-  description: z
-    .string()
-    .trim()
-    .max(MEETING_DESCRIPTION_MAX)
+  title: safe(z.string().trim().min(1, MEETING_MESSAGES.titleRequired).max(MEETING_TITLE_MAX)),
+  description: safe(z.string().trim().max(MEETING_DESCRIPTION_MAX), { multiline: true })
     .nullish()
     .transform((v) => (v ? v : null)),
   hostEmail: z.string().trim().min(1, MEETING_MESSAGES.hostEmailRequired).pipe(trimmedEmail),

@@ -7,6 +7,7 @@ import { collaborationSyncSchema } from './collaboration.js';
 import { freeTimeStateSchema } from './billing.js';
 import { sharedFileSchema } from './report.js';
 import { recordingStateSchema } from './recordings.js';
+import { safe } from './safe-text.js';
 export { WS_LIMITS, WS_CLOSE, TEST_ROOM_ID, ROOM_FILE_LIMITS } from './constants.js';
 
 /**
@@ -78,14 +79,18 @@ const collaborationData = z.record(z.string(), z.unknown()).superRefine((data, c
   }
 });
 
+/** A participant's display name in the room (spec §5: trimmed, 2 to 50 characters). */
+export const roomNameSchema = safe(z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax));
+const roomName = roomNameSchema;
+
 export const wsQuerySchema = z.object({
-  meetingId: z.string().min(1).max(64),
-  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax).optional(),
+  meetingId: safe(z.string().min(1).max(64)),
+  name: roomName.optional(),
   host: z.enum(['true', 'false']).optional(),
 });
 
-const requestId = z.string().max(64).optional();
-const participantId = z.string().min(1).max(64);
+const requestId = safe(z.string().max(64)).optional();
+const participantId = safe(z.string().min(1).max(64));
 const sdp = z.object({
   type: z.enum(['offer', 'answer', 'pranswer', 'rollback']),
   sdp: z.string().max(200_000),
@@ -110,9 +115,9 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('chat_message'),
     requestId,
-    content: z.string().max(WS_LIMITS.maxChatLength),
+    content: safe(z.string().max(WS_LIMITS.maxChatLength), { multiline: true }),
     /** An uploaded file's id (POST /api/meetings/{id}/files) to attach. */
-    fileId: z.string().max(64).optional(),
+    fileId: safe(z.string().max(64)).optional(),
   }),
   z.object({
     type: z.literal('media_state'),
@@ -450,23 +455,23 @@ export type ClientMessageOf<T extends ClientMessageType> = Extract<ClientMessage
 // ---------------------------------------------------------------- REST bodies of the room
 
 export const joinRequestSchema = z.object({
-  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax),
+  name: roomName,
   isHost: z.boolean().default(false),
   isMuted: z.boolean().default(true),
   isVideoOn: z.boolean().default(true),
-  sessionId: z.string().min(1).max(100),
+  sessionId: safe(z.string().min(1).max(100)),
   password: z.string().max(200).optional(),
   /**
    * Added: the join token this browser tab was answered last time for this meeting. With it a
    * reload comes back as the same participant; without it a guest's `sessionId` alone makes a
    * new participant (signed-in users come back by their session cookie and `sessionId`).
    */
-  resumeToken: z.string().min(16).max(256).optional(),
+  resumeToken: safe(z.string().min(16).max(256)).optional(),
   /**
    * Added: a random id this browser keeps (local storage): a guest who gave no e-mail keeps its
    * free-time clock by it across reloads and rejoins.
    */
-  browserId: z.string().min(8).max(100).optional(),
+  browserId: safe(z.string().min(8).max(100)).optional(),
 });
 export type JoinRequest = z.infer<typeof joinRequestSchema>;
 
@@ -501,14 +506,14 @@ export type RoomFile = z.infer<typeof roomFileSchema>;
  * billing). The same checks as /join; answers {id, name} plus the join fields.
  */
 export const participantRegistrationSchema = z.object({
-  name: z.string().trim().min(NAME_LIMITS.roomMin).max(NAME_LIMITS.roomMax),
+  name: roomName,
   email: z.email().max(254).optional(),
-  sessionId: z.string().min(1).max(100).optional(),
+  sessionId: safe(z.string().min(1).max(100)).optional(),
   password: z.string().max(200).optional(),
   /** Added: as in joinRequestSchema. */
-  resumeToken: z.string().min(16).max(256).optional(),
+  resumeToken: safe(z.string().min(16).max(256)).optional(),
   /** Added: as in joinRequestSchema. */
-  browserId: z.string().min(8).max(100).optional(),
+  browserId: safe(z.string().min(8).max(100)).optional(),
   isMuted: z.boolean().default(true),
   isVideoOn: z.boolean().default(true),
 });

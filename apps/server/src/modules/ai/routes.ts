@@ -8,6 +8,7 @@ import {
   summaryRequestSchema,
   transcriptLineSchema,
   translationLanguageSchema,
+  safe,
 } from '@parley/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -74,7 +75,7 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       preValidation: pro,
       schema: {
-        params: z.object({ meetingId: z.string().max(64) }),
+        params: z.object({ meetingId: safe(z.string().max(64)) }),
         response: { 200: z.object({ transcripts: z.array(transcriptLineSchema) }) },
       },
     },

@@ -9,6 +9,7 @@ import {
   customBackgroundSchema,
   participantBackgroundResponseSchema,
   participantBackgroundSchema,
+  safe,
 } from '@parley/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -19,9 +20,12 @@ import { presentedJoinToken } from '../rooms/access.js';
 import { requirePro } from '../subscriptions/access.js';
 import type { Variant } from './assets.js';
 
-const pictureParams = z.object({ backgroundId: z.string().max(64) });
-const customParams = z.object({ id: z.string().max(64) });
-const meetingParams = z.object({ meetingId: z.string().max(64), participantId: z.string().max(64) });
+const pictureParams = z.object({ backgroundId: safe(z.string().max(64)) });
+const customParams = z.object({ id: safe(z.string().max(64)) });
+const meetingParams = z.object({
+  meetingId: safe(z.string().max(64)),
+  participantId: safe(z.string().max(64)),
+});
 
 /**
  * What a failed multipart read answers: @fastify/multipart's own errors carry a 4xx (413 for a

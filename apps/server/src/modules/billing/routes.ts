@@ -9,6 +9,7 @@ import {
   saveMethodResponseSchema,
   setupIntentBodySchema,
   setupIntentResponseSchema,
+  safe,
 } from '@parley/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -21,7 +22,7 @@ import type { BillingCaller } from './service.js';
 export const BILLING_COOKIE = 'parley_billing';
 const BILLING_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 
-const meetingParams = z.object({ meetingId: z.string().min(1).max(64) });
+const meetingParams = z.object({ meetingId: safe(z.string().min(1).max(64)) });
 
 /**
  * The free tier's calls (spec §7): saving a card (setup intent, save method), starting overage

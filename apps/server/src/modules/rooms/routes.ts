@@ -4,6 +4,7 @@ import {
   participantRegistrationResponseSchema,
   participantRegistrationSchema,
   roomParticipantListSchema,
+  safe,
 } from '@parley/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -12,7 +13,7 @@ import { presentedJoinToken, roomCookieName } from './access.js';
 import type { Caller } from './gate.js';
 import type { JoinResult } from './service.js';
 
-const params = z.object({ meetingId: z.string().max(64) });
+const params = z.object({ meetingId: safe(z.string().max(64)) });
 
 /**
  * Room REST calls (spec §7): join, participant registration, participant list. The join token is

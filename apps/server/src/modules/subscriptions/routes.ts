@@ -9,6 +9,7 @@ import {
   subscriptionCreateResponseSchema,
   subscriptionEmailBodySchema,
   subscriptionStatusSchema,
+  safe,
 } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -23,8 +24,8 @@ import { requireUser, signedInFirst } from '../auth/guards.js';
 import type { PaymentEventHandler } from './events.js';
 import type { SubscriptionService } from './service.js';
 
-const emailParams = z.object({ email: z.string().min(1).max(320) });
-const sessionParams = z.object({ sessionId: z.string().min(1).max(200) });
+const emailParams = z.object({ email: safe(z.string().min(1).max(320)) });
+const sessionParams = z.object({ sessionId: safe(z.string().min(1).max(200)) });
 const cardErrorSchema = z.object({
   message: z.string(),
   type: z.string().optional(),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import middie from '@fastify/middie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { safe } from '@parley/protocol';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import { createDevIssuerStore } from './dev-issuer-store.js';
@@ -30,8 +31,8 @@ export interface DevIssuer {
 
 const signInSchema = z.object({
   email: z.string().trim().toLowerCase().max(254).pipe(z.email('Please enter a valid email address.')),
-  firstName: z.string().trim().max(100, 'First name: at most 100 characters.').default(''),
-  lastName: z.string().trim().max(100, 'Last name: at most 100 characters.').default(''),
+  firstName: safe(z.string().trim().max(100, 'First name: at most 100 characters.')).default(''),
+  lastName: safe(z.string().trim().max(100, 'Last name: at most 100 characters.')).default(''),
 });
 
 interface DevAccountClaims {

@@ -1,3 +1,4 @@
+import { stripUnsafeText } from '@parley/protocol';
 import * as client from 'openid-client';
 import {
   IdentityProviderUnavailable,
@@ -22,8 +23,10 @@ export interface RelyingPartyOptions {
 
 const SCOPE = 'openid email profile';
 
+/** A claim as text we can show and store (a provider's names pass the rules of typed names). */
 function str(v: unknown): string | null {
-  return typeof v === 'string' && v.trim() ? v.trim() : null;
+  const text = typeof v === 'string' ? stripUnsafeText(v).trim() : '';
+  return text ? text : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { NAME_LIMITS } from '@parley/protocol/constants';
+import { UNSAFE_TEXT_MESSAGES, unsafeTextReason } from '@parley/protocol/text-rules';
 import type { LocalMedia } from './media/local-media';
 import type { RoomPreferences } from './preferences';
 import type { RoomSession } from './room-session';
@@ -69,6 +70,9 @@ export function validateRoomName(raw: string): string | null {
   const name = raw.trim();
   if (name.length < NAME_LIMITS.roomMin) return 'Name must be at least 2 characters';
   if (name.length > NAME_LIMITS.roomMax) return `Name must be at most ${NAME_LIMITS.roomMax} characters`;
+  // The server refuses these too (packages/protocol/src/text-rules.ts).
+  const unsafe = unsafeTextReason(name);
+  if (unsafe) return `Name ${UNSAFE_TEXT_MESSAGES[unsafe]}`;
   return null;
 }
 

@@ -23,6 +23,16 @@ describe('room rules', () => {
     expect(validateRoomName('x'.repeat(51))).toMatch(/at most 50/);
   });
 
+  it('refuses a name with a control or direction-override character, as the server does', () => {
+    expect(validateRoomName('Ann\u0000')).toBe('Name must not contain control characters');
+    expect(validateRoomName('Ann\u202Egnp.exe')).toBe(
+      'Name must not contain text-direction override characters',
+    );
+    expect(validateRoomName('Zoë 🎉')).toBeNull();
+    expect(validateRoomName('مريم')).toBeNull();
+    expect(validateRoomName('שרה')).toBeNull();
+  });
+
   it('joins from a ?name= link as the spec says, and asks when the name is invalid', () => {
     expect(linkJoinChoice(' Gus ', false, DEFAULT_PREFERENCES)).toEqual({
       name: 'Gus',
