@@ -122,6 +122,8 @@ const envSchema = z.object({
    * 127.0.0.1 (0: a free port, tests).
    */
   METRICS_PORT: z.coerce.number().int().min(0).max(65_535).default(9464),
+  /** The files of one meeting, uploads in progress included (500 MB). */
+  FILES_QUOTA_PER_MEETING_MB: z.coerce.number().int().min(1).default(500),
   FILES_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(2048),
   FILES_QUOTA_TOTAL_MB: z.coerce.number().int().min(1).default(20_480),
   /** The free tier's minute (spec §9: 60 s); tests run minutes as seconds. Not in production. */
@@ -217,7 +219,7 @@ export interface Config {
   /** The loopback-only port /metrics moves to when HOST is not loopback and there is no token. */
   metricsPort: number;
   /** Storage quotas of shared files: all meetings of one host, and the whole instance. */
-  files: { hostQuotaBytes: number; instanceQuotaBytes: number };
+  files: { meetingQuotaBytes: number; hostQuotaBytes: number; instanceQuotaBytes: number };
   /** The free tier's clock: a minute and the grace, in ms (shortened only outside production). */
   freeTier: { minuteMs: number; graceMs: number };
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
@@ -401,6 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     files: {
+      meetingQuotaBytes: e.FILES_QUOTA_PER_MEETING_MB * 1024 * 1024,
       hostQuotaBytes: e.FILES_QUOTA_PER_HOST_MB * 1024 * 1024,
       instanceQuotaBytes: e.FILES_QUOTA_TOTAL_MB * 1024 * 1024,
     },

@@ -8,7 +8,11 @@ import { createFilesService, type FilesService } from './service.js';
 async function filesPlugin(app: FastifyInstance): Promise<void> {
   const files = createFilesService(createFilesRepository(app.db.db), createStorage(app.config), {
     log: app.log,
-    quota: { hostBytes: app.config.files.hostQuotaBytes, instanceBytes: app.config.files.instanceQuotaBytes },
+    quota: {
+      meetingBytes: app.config.files.meetingQuotaBytes,
+      hostBytes: app.config.files.hostQuotaBytes,
+      instanceBytes: app.config.files.instanceQuotaBytes,
+    },
     announce: (roomId, file) =>
       app.realtime.sockets.transport.publish(roomId, { kind: 'all' }, { type: 'file_shared', file }),
   });

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { ROOM_FILE_LIMITS, roomFileSchema, sharedFileListSchema } from '@parley/protocol';
+import { ROOM_FILE_LIMITS, roomFileSchema, sharedFileListSchema, safe } from '@parley/protocol';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, HttpError, notFound } from '../../http/errors.js';
@@ -19,7 +19,12 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/meetings/:meetingId/files',
-    { schema: { params: z.object({ meetingId: z.string().max(64) }), response: { 201: roomFileSchema } } },
+    {
+      schema: {
+        params: z.object({ meetingId: safe(z.string().max(64)) }),
+        response: { 201: roomFileSchema },
+      },
+    },
     async (request, reply) => {
       const { meetingId } = request.params;
       const { files, rooms } = app;
@@ -31,7 +36,11 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const part = await request.file();
       if (!part) throw badRequest('No file in the request');
-      const file = await files.upload(room, member, { filename: part.filename, stream: part.file });
+      const file = await files.upload(room, member, {
+        filename: part.filename,
+        stream: part.file,
+        declaredBytes: Number(request.headers['content-length'] ?? Number.NaN),
+      });
       return reply.status(201).send(file);
     },
   );
@@ -41,7 +50,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/meetings/:meetingId/files',
     {
       schema: {
-        params: z.object({ meetingId: z.string().max(64) }),
+        params: z.object({ meetingId: safe(z.string().max(64)) }),
         response: { 200: sharedFileListSchema },
       },
     },
@@ -55,7 +64,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/files/:id',
-    { schema: { params: z.object({ id: z.string().max(64) }) } },
+    { schema: { params: z.object({ id: safe(z.string().max(64)) }) } },
     async (request, reply) => {
       const { files, rooms } = app;
       const { file, publicMeetingId } = await files.findForDownload(request.params.id);

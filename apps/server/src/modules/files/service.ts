@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';
-import { ROOM_FILE_LIMITS, type RoomFile, type SharedFile } from '@parley/protocol';
+import { ROOM_FILE_LIMITS, stripUnsafeText, type RoomFile, type SharedFile } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../../http/errors.js';
 import type { StorageProvider } from '../../providers/storage/index.js';
 import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import { TEST_ROOM_UNAVAILABLE } from '../rooms/test-room.js';
 import { presentFile, presentSharedFile } from './present.js';
+import { createReservations } from './reservations.js';
 import type { FilesRepository } from './repository.js';
 import { SNIFF_BYTES, sniffMimeType } from './sniff.js';
 
@@ -18,6 +19,7 @@ export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${ROOM_FILE_LIMIT
  * 500 MB" stops there), and how much the whole instance stores.
  */
 export interface FileQuota {
+  /** Files of one meeting (uploads in progress included). */
   meetingBytes: number;
   filesPerParticipant: number;
   /** Files in all meetings one user hosts, whoever uploaded them (guests upload too). */
@@ -41,13 +43,26 @@ export const fileQuotaMessages = (quota: FileQuota) => ({
 });
 export const MEETING_GONE_MESSAGE = 'This meeting has ended';
 
-/** A file name safe to store and show: no folders, no control characters, at most 200 characters. */
+/**
+ * A file name safe to store and show: no folders, none of the characters typed text may not hold
+ * (control and text-direction override characters: `stripUnsafeText`), at most 200 characters.
+ */
 export function cleanFileName(name: string | undefined): string {
   const base = (name ?? '').split(/[/\\]/).pop() ?? '';
-  let cleaned = '';
-  for (const ch of base) if (ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f) cleaned += ch;
-  cleaned = cleaned.trim().slice(0, 200);
+  const cleaned = [...stripUnsafeText(base).trim()].slice(0, 200).join('');
   return cleaned && cleaned !== '.' && cleaned !== '..' ? cleaned : 'file';
+}
+
+/** Reads a stream to its end, dropping what it carries. */
+function drain(stream: Readable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.readableEnded || stream.destroyed) return resolve();
+    stream
+      .once('end', resolve)
+      .once('error', () => resolve())
+      .once('close', resolve);
+    stream.resume();
+  });
 }
 
 /** RFC 6266 attachment header: an ASCII fallback and the exact UTF-8 name in filename*. */
@@ -85,17 +100,85 @@ export function createFilesService(
     return run;
   }
 
+  /** Bytes and file counts that uploads in progress hold (reservations.ts). */
+  const reservations = createReservations();
+
   /**
-   * 429 when the participant has shared enough; 413 when the meeting's or its host's files would
-   * exceed their bytes; 507 (Insufficient Storage) when the instance's would.
+   * Reserves an upload's place before any byte is written: a file of the participant's count
+   * (429 when it has shared enough) and `upfront` bytes (the request's declared length) of the
+   * meeting's and its host's quotas (413) and of the instance's (507); bytes past it are
+   * reserved chunk by chunk as they arrive. Uploads in progress count as much as stored files:
+   * concurrent uploads cannot together pass a quota.
    */
-  async function checkQuota(room: Room, member: Member, adding: number): Promise<void> {
+  async function reserve(room: Room, member: Member, upfront: number) {
     const usage = await repo.usage(room.id, member.id, room.meeting.hostId);
     const messages = fileQuotaMessages(quota);
-    if (usage.memberFiles >= quota.filesPerParticipant) throw new HttpError(429, messages.tooManyFiles);
-    if (usage.meetingBytes + adding > quota.meetingBytes) throw new HttpError(413, messages.meetingFull);
-    if (usage.hostBytes + adding > quota.hostBytes) throw new HttpError(413, messages.hostFull);
-    if (usage.instanceBytes + adding > quota.instanceBytes) throw new HttpError(507, messages.instanceFull);
+    const refusal = (status: number, message: string) => () => new HttpError(status, message);
+    const files = reservations.open(
+      [
+        {
+          key: `member-files:${room.id}:${member.id}`,
+          stored: usage.memberFiles,
+          limit: quota.filesPerParticipant,
+          error: refusal(429, messages.tooManyFiles),
+        },
+      ],
+      1,
+    );
+    if ('refused' in files) throw files.refused;
+    files.reservation.take(1);
+    const bytes = reservations.open(
+      [
+        {
+          key: `meeting:${room.id}`,
+          stored: usage.meetingBytes,
+          limit: quota.meetingBytes,
+          error: refusal(413, messages.meetingFull),
+        },
+        ...(room.meeting.hostId
+          ? [
+              {
+                key: `host:${room.meeting.hostId}`,
+                stored: usage.hostBytes,
+                limit: quota.hostBytes,
+                error: refusal(413, messages.hostFull),
+              },
+            ]
+          : []),
+        {
+          key: 'instance',
+          stored: usage.instanceBytes,
+          limit: quota.instanceBytes,
+          error: refusal(507, messages.instanceFull),
+        },
+      ],
+      Math.max(1, upfront),
+    );
+    if ('refused' in bytes) {
+      files.reservation.release();
+      throw bytes.refused;
+    }
+    bytes.reservation.take(upfront);
+    let held = upfront;
+    let seen = 0;
+    return {
+      /** `amount` more bytes arrived: reserved past what is held, or the refusal. */
+      arrived(amount: number): HttpError | null {
+        seen += amount;
+        if (seen <= held) return null;
+        const refused = bytes.reservation.take(seen - held);
+        if (!refused) held = seen;
+        return refused;
+      },
+      commit(size: number) {
+        files.reservation.commit();
+        bytes.reservation.commit(size);
+      },
+      release() {
+        files.reservation.release();
+        bytes.reservation.release();
+      },
+    };
   }
 
   return {
@@ -113,17 +196,40 @@ export function createFilesService(
     async upload(
       room: Room,
       member: Member,
-      upload: { filename: string | undefined; stream: Readable & { truncated?: boolean } },
+      upload: {
+        filename: string | undefined;
+        stream: Readable & { truncated?: boolean };
+        /** The request's Content-Length, when it has one: reserved before the first byte is read. */
+        declaredBytes?: number;
+      },
     ): Promise<RoomFile> {
-      // Before any byte is written: a full meeting or a participant at its count is refused at once.
-      await checkQuota(room, member, 1);
+      // The quotas are reserved before any byte is written, one upload opening at a time (with
+      // the commits of others: the snapshot of what is stored must not miss one).
+      const upfront = Math.min(
+        Number.isSafeInteger(upload.declaredBytes) ? Math.max(0, upload.declaredBytes!) : 0,
+        ROOM_FILE_LIMITS.maxBytes,
+      );
+      let reservation;
+      try {
+        reservation = await oneAtATime('all', () => reserve(room, member, upfront));
+      } catch (err) {
+        // Read and drop what the client sends, so that it hears the refusal (nothing is stored).
+        await drain(upload.stream);
+        throw err;
+      }
       const id = randomUUID();
       const key = `${room.id}/${id}`;
-      // The first bytes are kept as they pass through, for sniffing.
+      // The first bytes are kept as they pass through, for sniffing. A chunk goes on to storage
+      // only once its bytes are reserved; past a full quota the rest is read and dropped, so the
+      // client still hears why.
       const chunks: Buffer[] = [];
       let headLength = 0;
+      let refused: HttpError | null = null;
       const tap = new Transform({
         transform(chunk: Buffer, _encoding, done) {
+          if (refused) return done();
+          refused = reservation.arrived(chunk.length);
+          if (refused) return done();
           if (headLength < SNIFF_BYTES) {
             const part = chunk.subarray(0, SNIFF_BYTES - headLength);
             chunks.push(part);
@@ -133,25 +239,18 @@ export function createFilesService(
         },
       });
       upload.stream.on('error', (err) => tap.destroy(err));
-      const size = await storage.write(key, upload.stream.pipe(tap));
-      if (upload.stream.truncated) {
-        await storage.remove(key);
-        throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);
-      }
-      if (size === 0) {
-        await storage.remove(key);
-        throw badRequest('The file is empty');
-      }
-      const insert = () =>
+      let row;
+      try {
+        const size = await storage.write(key, upload.stream.pipe(tap));
+        if (upload.stream.truncated) throw new HttpError(413, FILE_TOO_LARGE_MESSAGE);
+        if (refused) throw refused;
+        if (size === 0) throw badRequest('The file is empty');
         // One queue for the whole process, not one per meeting: the host's and the instance's
-        // quotas span meetings. The check and the insert are two quick queries.
-        oneAtATime('all', async () => {
-          // Checked again with the real size, one upload at a time, right before the row is
-          // written: concurrent uploads cannot together pass a quota.
-          await checkQuota(room, member, size);
+        // quotas span meetings.
+        row = await oneAtATime('all', async () => {
           // The meeting was deleted while the bytes were arriving (its room was ended).
           if (room.ended) throw new HttpError(410, MEETING_GONE_MESSAGE);
-          return repo.insert({
+          const inserted = await repo.insert({
             id,
             meetingId: room.id,
             uploaderId: member.id,
@@ -161,11 +260,11 @@ export function createFilesService(
             mimeType: sniffMimeType(Buffer.concat(chunks)),
             storageKey: key,
           });
+          reservation.commit(size);
+          return inserted;
         });
-      let row;
-      try {
-        row = await insert();
       } catch (err) {
+        reservation.release();
         // No row, no bytes: nothing else would ever remove them.
         await storage.remove(key).catch((removeErr: unknown) => {
           options.log.error({ err: removeErr, key }, 'could not remove the bytes of a refused upload');
