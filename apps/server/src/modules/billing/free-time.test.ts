@@ -88,6 +88,7 @@ function setup(store = memoryRepo()) {
       email: null,
       sessionKey: `guest:${id}`,
       publicMeetingId: '123-456-789',
+      hostId: 'u-host',
       ...who,
     });
     await service.present('room-1', id);
@@ -245,6 +246,7 @@ describe('the free-time clock (fake clock)', () => {
 
   it('a Pro host covering everyone stops the clocks; turning it off runs them again from where they were', async () => {
     const s = setup();
+    s.pro.add('u-host');
     await s.join('ann', { email: 'ann@example.com' });
     await s.clock.advance(30 * MIN);
     s.store.covered.add('room-1');
@@ -259,6 +261,24 @@ describe('the free-time clock (fake clock)', () => {
     expect(s.last('ann')).toMatchObject({ mode: 'free', elapsedMs: 30 * MIN });
     await s.clock.advance(15 * MIN + 30_000 + 1);
     expect(s.expelled).toContain('ann');
+  });
+
+  it("the cover ends with the host's Pro: counted from the next minute, never for a host without Pro", async () => {
+    const s = setup();
+    s.pro.add('u-host');
+    s.store.covered.add('room-1');
+    await s.join('ann', { email: 'ann@example.com' });
+    await s.clock.advance(60 * MIN);
+    expect(s.last('ann')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
+    // The host's subscription lapses; the cover stays switched on.
+    s.pro.delete('u-host');
+    await s.clock.advance(MIN + 1);
+    expect(s.last('ann')).toMatchObject({ mode: 'free', elapsedMs: 0 });
+    await s.clock.advance(45 * MIN + 30_000 + 1);
+    expect(s.expelled).toEqual(['ann']);
+    // A newcomer in a meeting whose host has no Pro is counted from the start.
+    await s.join('bob', { email: 'bob@example.com' });
+    expect(s.last('bob').mode).toBe('free');
   });
 
   it('buying Pro during the meeting stops the clock at the next tick, even in the grace', async () => {

@@ -38,6 +38,8 @@ export interface ClockParticipant {
   publicMeetingId: string;
   /** The browser's own id it joined with, if any (the clock key of a guest without e-mail). */
   browserId?: string | null;
+  /** The meeting's host: "cover everyone" is in force only while the host has Pro. */
+  hostId?: string | null;
 }
 
 export interface FreeTimeDeps {
@@ -77,6 +79,8 @@ interface LiveClock {
   overageAccountId: string | null;
   chargedMinutes: number;
   covered: boolean;
+  /** The meeting's host, whose Pro "cover everyone" needs (checked at every tick). */
+  readonly hostId: string | null;
   timer: unknown;
 }
 
@@ -139,9 +143,12 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
   function schedule(c: LiveClock): void {
     if (c.timer !== null) timers.clearTimeout(c.timer);
     c.timer = null;
-    if (closed || c.covered || c.runningSince === null) return;
-    // One millisecond late rather than early: the threshold has always passed when it acts.
-    const ms = nextActionInMs(elapsedOf(c), c.overageAccountId !== null, rules) + 1;
+    if (closed || (!c.covered && c.runningSince === null)) return;
+    // One millisecond late rather than early: the threshold has always passed when it acts. A
+    // covered clock looks again every minute whether the cover still holds.
+    const ms = c.covered
+      ? rules.minuteMs
+      : nextActionInMs(elapsedOf(c), c.overageAccountId !== null, rules) + 1;
     c.timer = timers.setTimeout(() => {
       c.timer = null;
       void run('tick', () => act(c));
@@ -201,9 +208,25 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
     return true;
   }
 
+  /**
+   * "Cover everyone" is in force: the host turned it on AND has Pro now. Checked when it is used
+   * (a clock opens, and every minute while it covers), not only when it was switched on: the
+   * security review saw it outlive the host's lapsed subscription.
+   */
+  async function coverInForce(roomId: string, hostId: string | null): Promise<boolean> {
+    if (!hostId || !(await repo.coverEveryone(roomId))) return false;
+    return hasPro(hostId);
+  }
+
   /** The clock's tick: save, charge, send away or tell, and wait for the next action. */
   async function act(c: LiveClock): Promise<void> {
-    if (clocks.get(c.id) !== c || c.covered) return;
+    if (clocks.get(c.id) !== c) return;
+    if (c.covered) {
+      if (await coverInForce(c.roomId, c.hostId)) return schedule(c);
+      // The host's Pro ended (or the cover was turned off elsewhere): counting starts now.
+      c.covered = false;
+      c.runningSince = timers.now();
+    }
     if (await upgradedToPro(c)) return;
     const elapsed = elapsedOf(c);
     await repo.saveClock(c.roomId, c.key, elapsed);
@@ -222,14 +245,19 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
     schedule(c);
   }
 
-  async function open(roomId: string, key: string, publicMeetingId: string): Promise<LiveClock> {
+  async function open(
+    roomId: string,
+    key: string,
+    publicMeetingId: string,
+    hostId: string | null,
+  ): Promise<LiveClock> {
     const id = `${roomId}|${key}`;
     const live = clocks.get(id);
     if (live) return live;
     const [row, chargedMinutes, covered] = await Promise.all([
       repo.findClock(roomId, key),
       repo.chargedMinutes(roomId, key),
-      repo.coverEveryone(roomId),
+      coverInForce(roomId, hostId),
     ]);
     const c: LiveClock = {
       id,
@@ -242,6 +270,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
       overageAccountId: row?.overageAccountId ?? null,
       chargedMinutes,
       covered,
+      hostId,
       timer: null,
     };
     clocks.set(id, c);
@@ -275,11 +304,12 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
           return;
         }
         const key = clockKeyOf({ ...p, browserId: p.browserId ?? null });
-        const c = await open(roomId, key, p.publicMeetingId);
+        const c = await open(roomId, key, p.publicMeetingId, p.hostId ?? null);
         c.members.add(participantId);
         clockOf.set(participantId, c.id);
         if (c.covered) {
           tell(c);
+          schedule(c);
           return;
         }
         if (c.runningSince === null) c.runningSince = timers.now();
@@ -328,6 +358,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
             await repo.saveClock(c.roomId, c.key, c.usedMs);
             c.covered = true;
             tell(c);
+            schedule(c);
           } else {
             c.covered = false;
             c.runningSince = timers.now();

@@ -34,6 +34,7 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         sessionKey: member.sessionKey,
         browserId: member.browserId ?? null,
         publicMeetingId: room.meeting.meetingId,
+        hostId: room.meeting.hostId,
       };
     },
     isPro: (userId) => app.subscriptions.isPro(userId),
