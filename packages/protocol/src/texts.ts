@@ -13,6 +13,8 @@ export const RECORDING_TEXTS = {
   noSfu: 'Recording needs the video server (Janus), which is not running on this server',
   testRoom: 'The test room cannot be recorded',
   hostOnly: 'Only the host can start or stop recording',
+  /** Recording is a Pro feature (spec §1): the meeting's host needs an active subscription. */
+  needsPro: 'Recording is part of Pro: the host needs an active Pro subscription to record',
   processing: 'Processing…',
   failed: 'Recording failed',
   /** Said to everyone when the recording starts. */

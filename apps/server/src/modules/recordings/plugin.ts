@@ -27,6 +27,7 @@ async function recordingsPlugin(app: FastifyInstance): Promise<void> {
     repo: createRecordingsRepository(app.db.db),
     media: app.media,
     admitted: (actor) => app.rooms.admitted(actor),
+    isPro: (userId) => app.subscriptions.isPro(userId),
     room: (roomId) => app.rooms.room(roomId),
     publish: (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
     enqueue: (recordingId) => app.jobs.enqueue(RECORDING_QUEUE, [{ recordingId }]),

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { RECORDING_TEXTS } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestContext } from '../../../test/app.js';
+import { createTestApp, makePro, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
 import { meetings, recordings } from '../../db/schema/index.js';
@@ -141,6 +141,8 @@ describe('recordings for the host', () => {
     t = await createTestApp();
     ws = (await listen(t)).ws;
     owner = await signIn(t, { email: 'rec-owner@example.com', firstName: 'Rita' });
+    // Recording is the host's Pro feature (spec §1).
+    await makePro(t, owner.userId);
     stranger = await signIn(t, { email: 'rec-stranger@example.com', firstName: 'Sam' });
     meetingRow = await createMeeting(t, { hostId: owner.userId, title: 'Weekly sync' });
     ready = await insertRecording(meetingRow.id, 'ready');
@@ -223,6 +225,27 @@ describe('recordings for the host', () => {
     } finally {
       host.socket.close();
       guest.socket.close();
+    }
+  });
+
+  it('in the room: a host without Pro is told recording is part of Pro', async () => {
+    const free = await signIn(t, { email: 'rec-free@example.com', firstName: 'Fay' });
+    const room = await createMeeting(t, { hostId: free.userId });
+    const host = await enter(t, ws, room.meetingId, { name: 'Fay', isHost: true, cookie: free.cookie });
+    try {
+      const state = await host.socket.next('recording_state');
+      expect(state.recording).toMatchObject({
+        available: false,
+        unavailableReason: RECORDING_TEXTS.needsPro,
+      });
+      host.socket.send({ type: 'set_recording', requestId: 'h1', on: true });
+      expect(await host.socket.next('error')).toMatchObject({
+        requestId: 'h1',
+        code: 'subscription_required',
+        message: RECORDING_TEXTS.needsPro,
+      });
+    } finally {
+      host.socket.close();
     }
   });
 

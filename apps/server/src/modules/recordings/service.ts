@@ -30,6 +30,8 @@ export interface RecordingsServiceDeps {
   media: RecordingMedia;
   /** The acting participant, admitted, and its room (RoomService.admitted). */
   admitted(actor: Actor): Promise<{ room: RoomState; member: { isHost: boolean; id: string } }>;
+  /** Whether a user has Pro now (app.subscriptions.isPro): recording is the host's Pro feature. */
+  isPro(userId: string): Promise<boolean>;
   /** The room now (RoomService.room); null when it is over. */
   room(roomId: string): Promise<RoomState | null | undefined>;
   publish(roomId: string, to: Audience, message: ServerMessage): void;
@@ -77,6 +79,9 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
   /** Why this room cannot be recorded here, or null when it can. */
   async function unavailable(room: RoomState): Promise<string | null> {
     if (room.meeting.ephemeral) return RECORDING_TEXTS.testRoom;
+    // Checked whenever it is used: a host whose Pro lapsed cannot start one.
+    const hostId = room.meeting.hostId;
+    if (!hostId || !(await deps.isPro(hostId).catch(() => false))) return RECORDING_TEXTS.needsPro;
     if (!media.canRecord()) return RECORDING_TEXTS.noSfu;
     if (deps.missingTools.length > 0)
       return `Recording needs ${deps.missingTools.join(', ')} on the server (scripts/install-system-deps.sh)`;
@@ -134,6 +139,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
         }
         if (active.has(room.id)) return false;
         const reason = await unavailable(room);
+        if (reason === RECORDING_TEXTS.needsPro) throw new RoomError('subscription_required', 403, reason);
         if (reason) throw new RoomError('forbidden', 409, reason);
         // Janus records what it carries: a peer-to-peer room moves to the SFU first, and its
         // publishers are recorded from their first packet when they publish there.
