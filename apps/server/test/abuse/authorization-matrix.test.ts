@@ -149,6 +149,8 @@ const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/ai/capabilities': { roles: everyone('allow') },
   // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
   'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
+  // A Pro participant of the live room may generate one too, but only the host's is saved
+  // (replacing the last): test/abuse/pro-benefits.test.ts.
   'POST /api/meetings/:meetingId/summary': { roles: only('host'), body: () => ({ participants: [] }) },
   // The owner has no summary yet (404), which is not a refusal: 'open' for the owner.
   'GET /api/meetings/:meetingId/summary': { roles: { ...only(), host: 'open' } },
@@ -263,8 +265,8 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   sfu_keyframe: [],
   // Leaving the SFU is an admitted participant's, and a no-op where the room holds nothing on one.
   sfu_leave: ['guest', 'host', 'other'],
-  // Recording needs the SFU (none in the API tests) and a meeting that allows it: refused to
-  // everyone here; a non-host's refusal with an SFU is media/recordings tests' (recordings.test.ts).
+  // Recording needs a host with Pro (pro-benefits.test.ts), the SFU (none in the API tests) and a
+  // meeting that allows it: refused to everyone here; a non-host's refusal is recordings.test.ts'.
   set_recording: [],
 };
 

@@ -101,8 +101,8 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { meeting } = await access(request, request.params.meetingId);
-      return ai.service.summarize(meeting, request.body?.participants ?? []);
+      const { meeting, isOwner } = await access(request, request.params.meetingId);
+      return ai.service.summarize(meeting, request.body?.participants ?? [], { save: isOwner });
     },
   );
 

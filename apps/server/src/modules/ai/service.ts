@@ -81,8 +81,13 @@ export function createAiService(deps: {
       }));
     },
 
-    /** Summarises the whole transcript and chat, saves it (replacing the last) and answers it. */
-    async summarize(meeting: MeetingRow, named: string[]): Promise<SummaryView> {
+    /**
+     * Summarises the whole transcript and chat and answers it. Only the host's (`save`) is saved,
+     * replacing the last: any Pro participant may generate one for themselves, but the saved
+     * summary and its attendee list are the host's (the security review saw a Pro participant
+     * overwrite them, attendees included).
+     */
+    async summarize(meeting: MeetingRow, named: string[], options: { save: boolean }): Promise<SummaryView> {
       const [lines, chat] = await Promise.all([repo.lines(meeting.id), repo.chat(meeting.id)]);
       const sources: SourceLine[] = [
         // The room's own notices (who declined) were not said by anyone.
@@ -117,6 +122,10 @@ export function createAiService(deps: {
         meetingDate: (meeting.scheduledFor ?? meeting.createdAt).toISOString(),
       });
       const stored: StoredSummary = { ...summary, attendees };
+      if (!options.save) {
+        const generated = { summary: stored, engine: engines.summarizer.name, createdAt: new Date() };
+        return view({ ...generated, sourceLines: sources.length }, false);
+      }
       const row = await repo.saveSummary(meeting.id, stored, engines.summarizer.name, sources.length);
       return view(row, meeting.keepContent);
     },
