@@ -1,6 +1,7 @@
 import type { ActionItem } from '../types.js';
 import { dueDate, lastDateIn } from './dates.js';
 import type { Sentence } from './nlp.js';
+import { firstAfter, lastBefore, positionOf, sentencesOfLine } from './lookup.js';
 import type { People } from './people.js';
 import { anaphoric, type Cue, cue, imperativeTask } from './phrases.js';
 
@@ -158,17 +159,14 @@ const TAKEN_UP =
   /^(?:yes|yeah|yep|please|sure|sounds good|go for it|do it|that would be|that'd be|perfect|great)\b/;
 function acceptedOffer(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
-  const next = sentences.slice(i + 1).find((n) => n.line !== s.line);
+  const next = firstAfter(sentences, i, (n) => n.line !== s.line);
   return !!next && next.line - s.line === 1 && next.speaker !== s.speaker && TAKEN_UP.test(next.lower);
 }
 
 /** Someone else spoke on the line just before (what a bare "I'll do it." is about). */
 function spokeBefore(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
-  const p = sentences
-    .slice(0, i)
-    .reverse()
-    .find((b) => b.line !== s.line);
+  const p = lastBefore(sentences, i, (b) => b.line !== s.line);
   return !!p && p.speaker !== s.speaker && s.line - p.line === 1;
 }
 
@@ -190,11 +188,12 @@ function imperativeBefore(
 }
 
 function lastRequestTo(drafts: Draft[], owner: string, line: number): Draft | undefined {
-  return [...drafts]
-    .reverse()
-    .find(
-      (d) => d.origin === 'request' && d.owner === owner && line > d.line && line - d.line <= ANSWER_WINDOW,
-    );
+  for (let i = drafts.length - 1; i >= 0; i -= 1) {
+    const d = drafts[i]!;
+    if (d.origin === 'request' && d.owner === owner && line > d.line && line - d.line <= ANSWER_WINDOW)
+      return d;
+  }
+  return undefined;
 }
 
 function join(draft: Draft, s: Sentence): void {
@@ -209,20 +208,18 @@ function join(draft: Draft, s: Sentence): void {
  */
 function merge(drafts: Draft[], sentences: Sentence[]): Draft[] {
   const kept: Draft[] = [];
-  const interrupted = (k: Draft, d: Draft) =>
-    sentences.some(
-      (s) =>
-        s.line > k.line &&
-        s.line < d.line &&
-        s.speaker !== d.owner &&
-        s.speaker !== k.owner &&
-        s.tokens.filter((t) => t.word).length >= 4,
-    );
+  // Only an item of the same owner can take another in: looked for among that owner's items.
+  const byOwner = new Map<string, Draft[]>();
+  const interrupted = (k: Draft, d: Draft) => {
+    for (let line = k.line + 1; line < d.line; line += 1)
+      for (const s of sentencesOfLine(sentences, line))
+        if (s.speaker !== d.owner && s.speaker !== k.owner && s.tokens.filter((t) => t.word).length >= 4)
+          return true;
+    return false;
+  };
   for (const d of drafts) {
-    const same = kept.find(
+    const same = (d.owner === null ? [] : (byOwner.get(d.owner) ?? [])).find(
       (k) =>
-        k.owner !== null &&
-        k.owner === d.owner &&
         Math.abs(k.line - d.line) <= ANSWER_WINDOW &&
         (sharesWords(k.task, d.task, 0.5) ||
           (d.anaphoric && !interrupted(k, d)) ||
@@ -231,7 +228,14 @@ function merge(drafts: Draft[], sentences: Sentence[]): Draft[] {
     if (same) {
       for (const l of d.lines) same.lines.add(l);
       same.said.push(...d.said);
-    } else kept.push(d);
+    } else {
+      kept.push(d);
+      if (d.owner !== null) {
+        const mine = byOwner.get(d.owner);
+        if (mine) mine.push(d);
+        else byOwner.set(d.owner, [d]);
+      }
+    }
   }
   return kept;
 }
@@ -253,9 +257,7 @@ function toItem(d: Draft, sentences: Sentence[], meetingDate: string): ActionIte
   for (const s of d.opened ? [...d.said, d.opened] : d.said) {
     due = /\b(?:by|before|until) then\b/.test(s.lower)
       ? lastDateIn(
-          sentences
-            .filter((p) => p.line >= s.line - ANSWER_WINDOW && sentences.indexOf(p) < sentences.indexOf(s))
-            .map((p) => p.text),
+          saidJustBefore(sentences, s).map((p) => p.text),
           meetingDate,
         )
       : (dueDate(s.text, meetingDate, { task: true }) ?? datePutAfter(sentences, s, meetingDate));
@@ -293,18 +295,23 @@ function toItem(d: Draft, sentences: Sentence[], meetingDate: string): ActionIte
   if (asked && thinTask(d.task)) text = `${d.task} (${asked.text.replace(/[.!\s]+$/, '')})`;
   else if (d.anaphoric) {
     // The nearest sentence before it that says something ("Fair." does not).
-    const at = sentences.indexOf(d.said[0]!);
-    const before = sentences
-      .slice(0, at)
-      .reverse()
-      .find((p) => p.tokens.filter((t) => t.word).length >= 4);
+    const at = positionOf(sentences, d.said[0]!);
+    const before = lastBefore(sentences, at, (p) => p.tokens.filter((t) => t.word).length >= 4);
     if (before && d.line - before.line <= 1 && !before.lower.trim().endsWith('?')) {
       const context = before.text.replace(/[.!\s]+$/, '');
       text = `${d.task} (${context.length > 120 ? `${context.slice(0, 117)}…` : context})`;
     }
   }
-  const lineIds = [...d.lines].sort((a, b) => a - b).map((l) => sentences.find((s) => s.line === l)!.lineId);
+  const lineIds = [...d.lines].sort((a, b) => a - b).map((l) => sentencesOfLine(sentences, l)[0]!.lineId);
   return { text, owner: d.owner, due, sources: [...new Set(lineIds)] };
+}
+
+/** The sentences before `s` on its line and the ANSWER_WINDOW lines before it, in order. */
+function saidJustBefore(sentences: Sentence[], s: Sentence): Sentence[] {
+  const end = positionOf(sentences, s);
+  let start = end;
+  while (start > 0 && sentences[start - 1]!.line >= s.line - ANSWER_WINDOW) start -= 1;
+  return sentences.slice(start, end);
 }
 
 /**
@@ -312,7 +319,7 @@ function toItem(d: Draft, sentences: Sentence[], meetingDate: string): ActionIte
  * names the date right after.
  */
 function datePutAfter(sentences: Sentence[], s: Sentence, meetingDate: string): string | null {
-  const next = sentences[sentences.indexOf(s) + 1];
+  const next = sentences[positionOf(sentences, s) + 1];
   if (
     !next ||
     next.line !== s.line ||
@@ -326,7 +333,7 @@ function datePutAfter(sentences: Sentence[], s: Sentence, meetingDate: string): 
 
 /** The other speaker's line that a commitment opening with "yes"/"sure" answers, if any. */
 function answered(sentences: Sentence[], s: Sentence): Sentence | null {
-  const at = sentences.indexOf(s);
+  const at = positionOf(sentences, s);
   if (at <= 0 || sentences[at - 1]!.line === s.line) return null;
   if (!/^(?:yes|yeah|yep|sure|okay|ok|of course|absolutely|fine)\b/.test(s.lower)) return null;
   const before = sentences[at - 1]!;
@@ -345,7 +352,7 @@ function thinTask(task: string): boolean {
  * start of an earlier sentence of the same turn is the one asked, not whoever spoke last.
  */
 function addressedIn(sentences: Sentence[], s: Sentence, people: People): string | null {
-  for (let i = sentences.indexOf(s) - 1; i >= 0; i -= 1) {
+  for (let i = positionOf(sentences, s) - 1; i >= 0; i -= 1) {
     const p = sentences[i]!;
     if (p.line !== s.line) return null;
     const named = /^(?:(?:so|and|okay|ok|right),?\s+)?([a-z][\w'-]*),\s/.exec(p.lower);
@@ -356,7 +363,7 @@ function addressedIn(sentences: Sentence[], s: Sentence, people: People): string
 }
 
 function previousSpeaker(sentences: Sentence[], s: Sentence): string | null {
-  for (let i = sentences.indexOf(s) - 1; i >= 0; i -= 1) {
+  for (let i = positionOf(sentences, s) - 1; i >= 0; i -= 1) {
     const p = sentences[i]!;
     if (p.speaker !== s.speaker) return p.speaker;
   }

@@ -1,4 +1,5 @@
 import { contentLemmas, type Sentence } from './nlp.js';
+import { firstOfLine, lastBefore, sentencesOfLine } from './lookup.js';
 
 /**
  * Decisions that take more than one turn to make: one of the options put to the room named as
@@ -53,7 +54,7 @@ function optionWords(sentences: Sentence[], i: number): Set<string> {
       (/\bwe\b/.test(p.lower) || !p.tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX'));
     const named = NAMES_OPTIONS.test(p.lower);
     if (!asksGroup && !named) continue;
-    const from = named ? sentences.filter((q) => q.line === p.line && q.speaker === p.speaker) : [p];
+    const from = named ? sentencesOfLine(sentences, p.line).filter((q) => q.speaker === p.speaker) : [p];
     for (const q of from)
       for (const t of q.tokens)
         if (t.word && (!t.stop || t.pos === 'NUM') && t.lower.length > 1 && !NOT_AN_OPTION.test(t.lemma))
@@ -84,9 +85,9 @@ export function optionChosen(sentences: Sentence[], i: number): TurnDecision | n
   const options = optionWords(sentences, i);
   if (!lead.some((t) => options.has(t.lemma))) return null;
 
-  const turnStart = sentences.findIndex((q) => q.line === s.line);
+  const turnStart = firstOfLine(sentences, s.line);
   const opened = turnStart < i && AFFIRM_ONLY.test(sentences[turnStart]!.lower.trim());
-  const reply = sentences.find((q) => q.line === s.line + 1);
+  const reply = sentencesOfLine(sentences, s.line + 1)[0];
   const takenUp = !!reply && reply.speaker !== s.speaker && ASSENT_START.test(reply.lower.trim());
   // The rest of the turn may take it back ("Short. … But honestly, I don't know.").
   if (!then && !opened && !takenUp) return null;
@@ -104,10 +105,7 @@ export function closedWithThen(sentences: Sentence[], i: number): TurnDecision |
   const lower = s.lower.trim();
   const then = THEN_CLOSE.exec(lower);
   if (!then || lower.endsWith('?') || HEDGED.test(lower) || FAREWELL.test(lower)) return null;
-  const before = sentences
-    .slice(0, i)
-    .reverse()
-    .find((p) => p.line < s.line);
+  const before = lastBefore(sentences, i, (p) => p.line < s.line);
   if (!before || before.speaker === s.speaker || s.line - before.line > 1) return null;
   // One clause: "Leave starts Monday, so, today then." closes a date, not a plan.
   if (then[1]!.includes(',') && !/^(?:okay|ok|alright|right|fine|yes|yeah|good),/.test(then[1]!)) return null;
@@ -122,7 +120,7 @@ export function closedWithThen(sentences: Sentence[], i: number): TurnDecision |
     headTokens.slice(1).some((t) => t.pos === 'VERB' && t.lemma !== t.lower);
   // "Fine, Thursday then.": assent (in the sentence, or as the turn's first sentence), then the
   // thing another speaker proposed in the last two lines ("Five thousand, then? Normal peak is…").
-  const turnStart = sentences.findIndex((q) => q.line === s.line);
+  const turnStart = firstOfLine(sentences, s.line);
   const opened = turnStart < i && AFFIRM_ONLY.test(sentences[turnStart]!.lower.trim());
   const assented =
     (head !== then[1] || opened) &&
@@ -179,7 +177,7 @@ const NAMED_LATER =
 export function putOffToNamedTime(sentences: Sentence[], i: number): TurnDecision | null {
   const s = sentences[i]!;
   if (!PUTS_OFF.test(s.lower)) return null;
-  const turn = sentences.filter((q) => q.line === s.line);
+  const turn = sentencesOfLine(sentences, s.line);
   const later = turn.find((q) => NAMED_LATER.test(q.lower) && !q.lower.trim().endsWith('?'));
   if (!later) return null;
   const text = later === s ? sayPlain(s) : `${sayPlain(s)}: ${sayPlain(later)}`;
@@ -205,7 +203,7 @@ export function offerAgreed(
 ): TurnDecision | null {
   const s = sentences[i]!;
   if (!BARE_YES.test(s.lower.trim()) || sentences[i - 1]?.line === s.line) return null;
-  const previous = sentences.filter((p) => p.line === s.line - 1);
+  const previous = sentencesOfLine(sentences, s.line - 1);
   if (previous.length === 0 || previous[0]!.speaker === s.speaker) return null;
   const offer = previous.find(
     (p) => OFFER_OR_REQUEST.test(p.lower) && !p.lower.trim().endsWith('?') && !actionSentences.has(p),
@@ -238,7 +236,7 @@ export function proposalAgreed(
 ): TurnDecision | null {
   const s = sentences[i]!;
   if (sentences[i - 1]?.line === s.line || !TAKES_UP.test(s.lower.trim())) return null;
-  const turn = sentences.filter((q) => q.line === s.line);
+  const turn = sentencesOfLine(sentences, s.line);
   if (turn.some((q) => actionSentences.has(q) || RESERVATION.test(q.lower))) return null;
   for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= 2; j -= 1) {
     const p = sentences[j]!;
@@ -270,12 +268,14 @@ const MOTION = /\b(?:i move|i'd like to move|i propose|i'm proposing|the motion 
 export function voteResult(sentences: Sentence[], i: number): TurnDecision | null {
   const s = sentences[i]!;
   if (!VOTE_RESULT.test(s.lower.trim())) return null;
-  const recent = sentences.slice(0, i).filter((p) => s.line - p.line <= 3);
-  if (!recent.some((p) => VOTE_CALL.test(p.lower))) return null;
-  const motion = sentences
-    .slice(0, i)
-    .reverse()
-    .find((p) => s.line - p.line <= 6 && MOTION.test(p.lower));
+  // Sentences are in line order: the ones of the last lines are the nearest before it.
+  let called = false;
+  for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= 3; j -= 1)
+    called ||= VOTE_CALL.test(sentences[j]!.lower);
+  if (!called) return null;
+  let motion: Sentence | undefined;
+  for (let j = i - 1; j >= 0 && s.line - sentences[j]!.line <= 6 && !motion; j -= 1)
+    if (MOTION.test(sentences[j]!.lower)) motion = sentences[j];
   return { text: motion ? `${sayPlain(s)}: ${proposed(motion)}` : sayPlain(s), at: [s] };
 }
 

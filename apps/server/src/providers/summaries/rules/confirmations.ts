@@ -1,4 +1,5 @@
 import { contentLemmas, type Sentence } from './nlp.js';
+import { sentencesOfLine } from './lookup.js';
 
 /**
  * Decisions that only the conversation around a sentence shows: a plan stated right after the
@@ -101,7 +102,7 @@ const TAKES_OFFER =
 function offerAccepted(sentences: Sentence[], i: number): boolean {
   const s = sentences[i]!;
   if (!OFFER_TO_YOU.test(s.lower) || s.lower.trim().endsWith('?')) return false;
-  const reply = sentences.find((q) => q.line === s.line + 1);
+  const reply = sentencesOfLine(sentences, s.line + 1)[0];
   return !!reply && reply.speaker !== s.speaker && TAKES_OFFER.test(reply.lower.trim());
 }
 

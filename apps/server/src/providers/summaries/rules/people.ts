@@ -6,6 +6,7 @@
 export class People {
   /** lower-cased first name (and full name) → the name to report. */
   private readonly byName = new Map<string, string>();
+  private alternatives: string | undefined;
 
   constructor(speakers: string[], participants: string[]) {
     // Speakers first: their label is how the meeting names them; a participant's full name is
@@ -27,10 +28,12 @@ export class People {
 
   /** A regular-expression alternative of every known name (longest first), for the phrase rules. */
   pattern(): string {
-    return [...this.byName.keys()]
+    // Asked once per sentence by the request rules: made once (the names do not change).
+    this.alternatives ??= [...this.byName.keys()]
       .sort((a, b) => b.length - a.length)
       .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|');
+    return this.alternatives;
   }
 
   get size(): number {

@@ -1,6 +1,7 @@
 import type { TurnDecision } from './choices.js';
 import { PAST, recalled } from './decision-phrases.js';
 import { contentLemmas, type Sentence, type Token } from './nlp.js';
+import { sentencesOfLine } from './lookup.js';
 
 /**
  * How groups settle a question over several turns without a decision word: someone proposes or
@@ -38,7 +39,7 @@ const SETTLED_PARTICIPLE =
 
 /** The turn's sentences, in order. */
 function turnOf(sentences: Sentence[], i: number): Sentence[] {
-  return sentences.filter((q) => q.line === sentences[i]!.line);
+  return [...sentencesOfLine(sentences, sentences[i]!.line)];
 }
 
 /** The content lemmas and words of a sentence, for matching a plan to the proposal it takes up. */
@@ -166,7 +167,7 @@ export function planTakenUp(
   else if (lead && !asked) rest = lower.slice(lead[0].length);
   else if (at === 0) {
     // The next turn only takes it up: "Fine by me." (not "Fine. Fine. Short menu for…").
-    const reply = sentences.filter((q) => q.line === s.line + 1);
+    const reply = sentencesOfLine(sentences, s.line + 1);
     const whole = turn.slice(1).every((q) => !q.lower.trim().endsWith('?'));
     if (
       reply.length > 0 &&
