@@ -21,7 +21,7 @@ export function createAiEngines(ai: Config['ai'], log: FastifyBaseLogger): AiEng
 }
 
 export async function closeAiEngines(engines: AiEngines): Promise<void> {
-  await Promise.allSettled([engines.stt?.close(), engines.translator?.close()]);
+  await Promise.allSettled([engines.stt?.close(), engines.translator?.close(), engines.summarizer.close?.()]);
 }
 
 /**

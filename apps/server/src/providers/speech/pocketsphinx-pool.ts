@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerEntry as entryOf } from '../../lib/worker-entry.js';
 import type { DecodedUtterance, DecoderSettings } from './sphinx-decoder.js';
 import { SpeechCapacityError } from './types.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
@@ -13,20 +11,9 @@ import type { FromWorker, ToWorker } from './worker-protocol.js';
  * a few kept warm after use (a model load takes ~0.5 s), the rest freed after `idleTimeoutMs`.
  */
 
-/**
- * The worker's file: beside the bundle's main.js (build.mjs makes it an entry point of its own),
- * or beside this module in the sources (`npm run dev`, Vitest, the CLI under tsx). A TypeScript
- * worker starts from a small script that imports it through tsx's API: on Node 20 neither the
- * parent's tsx loader nor `--import tsx` in the worker's execArgv makes a worker read TypeScript.
- */
+/** The decoder worker's file (see lib/worker-entry.ts). */
 export function workerEntry(): { file: string; bootstrap?: string } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { file: fileURLToPath(new URL('./pocketsphinx-worker.js', here)) };
-  const url = new URL('./pocketsphinx-worker.ts', here);
-  const tsxPackage = createRequire(here).resolve('tsx/package.json');
-  const api = pathToFileURL(path.join(path.dirname(tsxPackage), 'dist/esm/api/index.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => tsx.tsImport(${JSON.stringify(url.href)}, ${JSON.stringify(here)}))`;
-  return { file: fileURLToPath(url), bootstrap };
+  return entryOf(import.meta.url, 'pocketsphinx-worker');
 }
 
 export interface WorkerSession {

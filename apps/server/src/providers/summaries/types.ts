@@ -24,4 +24,6 @@ export interface Summarizer {
   /** 'rules (wink-nlp)', 'openai-compatible'. */
   readonly name: string;
   summarize(input: SummaryInput): Promise<MeetingSummary>;
+  /** Frees what it holds (a worker thread). */
+  close?(): Promise<void>;
 }
