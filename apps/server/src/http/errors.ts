@@ -7,10 +7,16 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers the answer carries (Retry-After of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 }
+
+/** A 429 with its Retry-After (whole seconds, at least 1) and the message saying how long. */
+export const tooManyRequests = (message: string, retryAfterMs: number) =>
+  new HttpError(429, message, {}, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) });
 
 export const badRequest = (message: string) => new HttpError(400, message);
 export const unauthorized = (message = 'Not signed in') => new HttpError(401, message);
@@ -73,7 +79,10 @@ export function onFrameworkError(error: FastifyError, request: FastifyRequest, r
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ message: error.message, ...error.extra });
+      return reply
+        .status(error.statusCode)
+        .headers(error.headers)
+        .send({ message: error.message, ...error.extra });
     }
     if (error.validation) {
       return reply.status(400).send({ message: describeValidation(error) });

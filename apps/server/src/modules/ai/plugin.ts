@@ -3,6 +3,7 @@ import type { LiveTranscript } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { RoomState } from '../rooms/state.js';
 import fp from 'fastify-plugin';
+import { createMemoryCooldown, createSharedCooldown } from './cooldown.js';
 import { createLiveCaptions, type LiveCaptions } from './live.js';
 import { createAiRepository } from './repository.js';
 import { createAiService, type AiService } from './service.js';
@@ -21,7 +22,8 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
     log: app.log,
     onSpeechLatency: (seconds) => app.metrics.speechLatency(seconds),
   });
-  const service = createAiService({ repo, engines: app.aiEngines, rooms: app.rooms, log: app.log });
+  const cooldown = app.sharedState ? createSharedCooldown(app.sharedState) : createMemoryCooldown();
+  const service = createAiService({ repo, engines: app.aiEngines, rooms: app.rooms, log: app.log, cooldown });
   /** What `joined` shows of the captions so far: the last lines, untranslated (none in the test room). */
   const recentTranscripts = async (room: RoomState): Promise<LiveTranscript[]> => {
     if (room.meeting.ephemeral) return [];
@@ -45,7 +47,10 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
   app.addHook('preClose', async () => captions.close());
 }
 
-export default fp(aiPlugin, { name: 'ai', dependencies: ['ai-engines', 'rooms', 'realtime', 'metrics'] });
+export default fp(aiPlugin, {
+  name: 'ai',
+  dependencies: ['ai-engines', 'bus', 'rooms', 'realtime', 'metrics'],
+});
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -5,12 +5,15 @@ import {
   type TranscriptLine,
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError, notFound } from '../../http/errors.js';
+import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
+import { SummaryBudgetError, SummaryBusyError } from '../../providers/summaries/worker.js';
 import type { SourceLine } from '../../providers/summaries/types.js';
 import type { MeetingRow, UserRow } from '../../db/schema/index.js';
 import type { RoomService } from '../rooms/service.js';
 import type { AiEngines } from './types.js';
 import type { AiRepository } from './repository.js';
+import type { SummaryCooldown } from './cooldown.js';
+import { boundSummaryInput } from './summary-input.js';
 
 /** What a saved summary holds besides the summary itself. */
 export interface StoredSummary extends MeetingSummary {
@@ -40,6 +43,11 @@ export const AI_MESSAGES = {
   sttOff: 'Transcription is not available on this server',
   noTranscript: 'This meeting has no transcript',
   undecodable: 'Could not transcribe this audio: send WebM/Opus, Ogg, WAV or MP3 with speech in it',
+  summaryCooldown: (seconds: number) =>
+    `A summary of this meeting was just made. You can make a new one in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+  summaryBusy: 'The server is busy making other summaries. Please try again in a minute.',
+  summaryTooLong: (seconds: number) =>
+    `The summary took longer than ${seconds} seconds and was stopped. Please try again later.`,
 } as const;
 
 /**
@@ -53,8 +61,59 @@ export function createAiService(deps: {
   engines: AiEngines;
   rooms: Pick<RoomService, 'participantOf' | 'room'>;
   log: FastifyBaseLogger;
+  cooldown: SummaryCooldown;
 }) {
   const { repo, engines } = deps;
+
+  async function summarizeNow(
+    meeting: MeetingRow,
+    named: string[],
+    options: { save: boolean },
+  ): Promise<SummaryView> {
+    const [lines, chat] = await Promise.all([repo.lines(meeting.id), repo.chat(meeting.id)]);
+    const sources: SourceLine[] = [
+      // The room's own notices (who declined) were not said by anyone.
+      ...lines
+        .filter((l) => l.kind !== 'notice')
+        .map((l) => ({
+          id: l.id,
+          speaker: l.speakerName,
+          text: l.text,
+          at: l.startedAt.toISOString(),
+          kind: 'speech' as const,
+        })),
+      ...chat
+        .filter((c) => c.content.trim())
+        .map((c) => ({
+          id: c.id,
+          speaker: c.senderName,
+          text: c.content,
+          at: c.createdAt.toISOString(),
+          kind: 'chat' as const,
+        })),
+    ].sort((a, b) => a.at.localeCompare(b.at));
+    if (sources.length === 0) throw new HttpError(422, AI_MESSAGES.nothingToSummarize);
+    const room = await deps.rooms.room(meeting.id);
+    const inRoom = room
+      ? [...room.members.values()].filter((m) => m.admission === 'admitted').map((m) => m.name)
+      : [];
+    const attendees = unique([...named, ...inRoom, ...sources.map((s) => s.speaker)]);
+    const read = boundSummaryInput(sources);
+    if (read.skipped > 0)
+      deps.log.info({ meetingId: meeting.meetingId, skipped: read.skipped }, 'a summary left lines out');
+    const summary = await engines.summarizer.summarize({
+      lines: read.lines,
+      participants: attendees,
+      meetingDate: (meeting.scheduledFor ?? meeting.createdAt).toISOString(),
+    });
+    const stored: StoredSummary = { ...summary, attendees };
+    if (!options.save) {
+      const generated = { summary: stored, engine: engines.summarizer.name, createdAt: new Date() };
+      return view({ ...generated, sourceLines: read.lines.length }, false);
+    }
+    const row = await repo.saveSummary(meeting.id, stored, engines.summarizer.name, read.lines.length);
+    return view(row, meeting.keepContent);
+  }
 
   return {
     /**
@@ -82,52 +141,31 @@ export function createAiService(deps: {
     },
 
     /**
-     * Summarises the whole transcript and chat and answers it. Only the host's (`save`) is saved,
-     * replacing the last: any Pro participant may generate one for themselves, but the saved
-     * summary and its attendee list are the host's (the security review saw a Pro participant
-     * overwrite them, attendees included).
+     * Summarises the transcript and chat (bounded: summary-input.ts) and answers it. Only the
+     * host's (`save`) is saved, replacing the last: any Pro participant may generate one for
+     * themselves, but the saved summary and its attendee list are the host's (the security review
+     * saw a Pro participant overwrite them, attendees included). One per meeting per cooldown (429 with Retry-After); a summary the
+     * engine gave up on (its time budget, or too many waiting) is a 503 with a message.
      */
     async summarize(meeting: MeetingRow, named: string[], options: { save: boolean }): Promise<SummaryView> {
-      const [lines, chat] = await Promise.all([repo.lines(meeting.id), repo.chat(meeting.id)]);
-      const sources: SourceLine[] = [
-        // The room's own notices (who declined) were not said by anyone.
-        ...lines
-          .filter((l) => l.kind !== 'notice')
-          .map((l) => ({
-            id: l.id,
-            speaker: l.speakerName,
-            text: l.text,
-            at: l.startedAt.toISOString(),
-            kind: 'speech' as const,
-          })),
-        ...chat
-          .filter((c) => c.content.trim())
-          .map((c) => ({
-            id: c.id,
-            speaker: c.senderName,
-            text: c.content,
-            at: c.createdAt.toISOString(),
-            kind: 'chat' as const,
-          })),
-      ].sort((a, b) => a.at.localeCompare(b.at));
-      if (sources.length === 0) throw new HttpError(422, AI_MESSAGES.nothingToSummarize);
-      const room = await deps.rooms.room(meeting.id);
-      const inRoom = room
-        ? [...room.members.values()].filter((m) => m.admission === 'admitted').map((m) => m.name)
-        : [];
-      const attendees = unique([...named, ...inRoom, ...sources.map((s) => s.speaker)]);
-      const summary = await engines.summarizer.summarize({
-        lines: sources,
-        participants: attendees,
-        meetingDate: (meeting.scheduledFor ?? meeting.createdAt).toISOString(),
-      });
-      const stored: StoredSummary = { ...summary, attendees };
-      if (!options.save) {
-        const generated = { summary: stored, engine: engines.summarizer.name, createdAt: new Date() };
-        return view({ ...generated, sourceLines: sources.length }, false);
+      const wait = await deps.cooldown.claim(meeting.id);
+      if (wait > 0) throw tooManyRequests(AI_MESSAGES.summaryCooldown(Math.ceil(wait / 1000)), wait);
+      try {
+        return await summarizeNow(meeting, named, options);
+      } catch (err) {
+        // Nothing was read (no lines yet, the summariser busy): asking again is no extra load.
+        if (!(err instanceof SummaryBudgetError)) await deps.cooldown.release(meeting.id);
+        if (err instanceof SummaryBusyError)
+          throw new HttpError(503, AI_MESSAGES.summaryBusy, {}, { 'retry-after': '30' });
+        if (err instanceof SummaryBudgetError) {
+          deps.log.warn(
+            { meetingId: meeting.meetingId, budgetMs: err.budgetMs },
+            'a summary ran out of time',
+          );
+          throw new HttpError(503, AI_MESSAGES.summaryTooLong(Math.round(err.budgetMs / 1000)));
+        }
+        throw err;
       }
-      const row = await repo.saveSummary(meeting.id, stored, engines.summarizer.name, sources.length);
-      return view(row, meeting.keepContent);
     },
 
     /** The last summary generated (a reload shows it again). */
