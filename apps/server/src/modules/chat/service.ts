@@ -3,6 +3,7 @@ import type { MeetingFileRow } from '../../db/schema/index.js';
 import type { MemberState as Member, RoomState as Room } from '../rooms/state.js';
 import type { FilesRepository } from '../files/repository.js';
 import { isImage, presentFile } from '../files/present.js';
+import { createChatLimiter, type ChatLimiter } from './limits.js';
 import { chatMarkKey, type ChatMarks } from './marks.js';
 import type { ChatRepository, ChatRowWithFile } from './repository.js';
 
@@ -14,7 +15,7 @@ export const CHAT_HISTORY_LIMIT = 200;
 export type ChatSendResult =
   | { kind: 'sent'; message: ChatMessage }
   | { kind: 'duplicate' }
-  | { kind: 'rejected'; code: 'bad_message' | 'not_found'; message: string };
+  | { kind: 'rejected'; code: 'bad_message' | 'not_found' | 'rate_limited'; message: string };
 
 export function toChatMessage(row: ChatRowWithFile['message'], file: MeetingFileRow | null): ChatMessage {
   const message: ChatMessage = {
@@ -35,9 +36,15 @@ export function toChatMessage(row: ChatRowWithFile['message'], file: MeetingFile
  * Room chat: the sender is the participant of the socket; text is trimmed, a message with neither
  * text nor a file is refused (bad_message); the same text (and file) from the same sender within
  * WS_LIMITS.chatDuplicateWindowMs is kept once (marks.ts, on every instance); a file can be attached only by its uploader, in
- * its meeting.
+ * its meeting. Past the chat limits of a participant or of the meeting (limits.ts) a message is
+ * refused (rate_limited, saying how long to wait).
  */
-export function createChatService(chat: ChatRepository, files: FilesRepository, marks: ChatMarks) {
+export function createChatService(
+  chat: ChatRepository,
+  files: FilesRepository,
+  marks: ChatMarks,
+  limiter: ChatLimiter = createChatLimiter(),
+) {
   return {
     /** The last messages of the room's meeting; none in an ephemeral room (no meeting row). */
     async history(room: Room): Promise<ChatMessage[]> {
@@ -57,6 +64,12 @@ export function createChatService(chat: ChatRepository, files: FilesRepository, 
       }
       const key = chatMarkKey(room.id, member.id, content, input.fileId);
       if (!(await marks.claim(key, WS_LIMITS.chatDuplicateWindowMs))) return { kind: 'duplicate' };
+      // After the duplicate check: a message sent twice by a reconnecting client counts once.
+      const refused = limiter.take(room.id, member.id, content.length);
+      if (refused) {
+        await marks.release(key);
+        return { kind: 'rejected', code: 'rate_limited', message: refused };
+      }
 
       let file: MeetingFileRow | null = null;
       if (input.fileId) {
