@@ -22,6 +22,7 @@ const ALL = [
   'caption-latency',
   'translation',
   'summaries',
+  'summary-load',
   'background-effects',
   'whiteboard-sync',
   'whiteboard-memory',
