@@ -46,29 +46,34 @@ export async function freePort(): Promise<number> {
  * process on a free port with a fresh data folder: the embedded defaults a user gets from
  * `npm start`. Build first (`npm run build`).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'parley-e2e-'));
   const url = `http://localhost:${port}`;
   const logs: string[] = [];
   const keepLog = logFile();
+  const childEnv: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    // Meetings stay peer-to-peer unless a suite asks for the SFU (sfu.spec.ts starts its own).
+    MEDIA_PROVIDER: 'p2p',
+    // No STUN: there is no internet here, and a public STUN server must not be what a join
+    // waits for (empty, not `none`, so older private builds read it the same way).
+    STUN_URLS: '',
+  };
+  // A variable given as undefined is left unset (STUN_URLS: the server's default public servers).
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) delete childEnv[key];
+    else childEnv[key] = value;
+  }
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
     cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'development',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      // Meetings stay peer-to-peer unless a suite asks for the SFU (sfu.spec.ts starts its own).
-      MEDIA_PROVIDER: 'p2p',
-      // No STUN: there is no internet here, and a public STUN server must not be what a join
-      // waits for (empty, not `none`, so older private builds read it the same way).
-      STUN_URLS: '',
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
