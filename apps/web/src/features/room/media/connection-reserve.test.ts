@@ -18,7 +18,9 @@ class FakePC {
   descriptions: string[] = [];
   transceivers: { kind: string; sender: { track: unknown; replaceTrack: (t: unknown) => Promise<void> } }[] =
     [];
-  onnegotiationneeded: unknown = null;
+  onnegotiationneeded: (() => void) | null = null;
+  /** Chromium: a failed description leaves the connection in an error every later one repeats. */
+  sessionError: Error | null = null;
   onicecandidate:
     ((e: { candidate: { candidate: string; toJSON: () => RTCIceCandidateInit } | null }) => void) | null =
     null;
@@ -33,7 +35,11 @@ class FakePC {
   }
   setConfiguration(config: RTCConfiguration): void {
     if (this.rejectConfig) throw new Error('InvalidModificationError');
+    const changed = JSON.stringify(config.iceServers ?? []) !== JSON.stringify(this.config.iceServers ?? []);
     this.config = config;
+    // As Chromium does (seen in room-rejoin.spec.ts's runs): new ICE servers fire
+    // negotiationneeded, also on a connection without any transceiver.
+    if (changed) setTimeout(() => this.onnegotiationneeded?.(), 10);
   }
   addTransceiver(kind: string): unknown {
     const t = {
@@ -60,6 +66,11 @@ class FakePC {
       this.signalingState = 'stable';
       this.localDescription = null;
       return;
+    }
+    if (this.sessionError) throw this.sessionError;
+    if (this.transceivers.length === 0 && this.config.bundlePolicy === 'max-bundle') {
+      this.sessionError = new Error('max-bundle configured but session description has no BUNDLE group');
+      throw this.sessionError;
     }
     const servers = JSON.stringify(this.config.iceServers ?? []);
     const candidate = this.silent ? '' : 'a=candidate:1 1 udp 1 127.0.0.1 5000 typ host\r\n';

@@ -137,6 +137,9 @@ export class PeerConnectionReserve {
       this.remove(pick, false);
       try {
         const current = pick.pc.getConfiguration();
+        // New servers make Chromium fire negotiationneeded, also on a spare without transceivers
+        // (one taken before its priming started: every Rejoin with STUN on). PeerLink makes no
+        // offer for that one (an offer without m-lines would break the connection for good).
         if (JSON.stringify(current.iceServers ?? []) !== JSON.stringify(this.iceServers)) {
           pick.pc.setConfiguration({ ...current, iceServers: this.iceServers });
         }

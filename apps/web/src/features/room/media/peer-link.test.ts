@@ -19,7 +19,10 @@ class FakePC {
   static sessions = 0;
   /** When set, new connections gather no candidates (the failure the watchdog repairs). */
   static silent = false;
+  /** Offers that fail to be set, on the next connections made (a broken connection). */
+  static failingOffers = 0;
   readonly silent = FakePC.silent;
+  readonly failsOffers = FakePC.failingOffers > 0 ? (FakePC.failingOffers--, true) : false;
   closed = false;
   readonly session = String(1000 + FakePC.sessions++);
   signalingState: RTCSignalingState = 'stable';
@@ -89,6 +92,7 @@ class FakePC {
   }
   async setLocalDescription() {
     const type = this.signalingState === 'have-remote-offer' ? 'answer' : 'offer';
+    if (type === 'offer' && this.failsOffers) throw new Error('OperationError: session error');
     this.localDescription = { type, sdp: this.sdp(type) };
     this.signalingState = type === 'offer' ? 'have-local-offer' : 'stable';
     this.fireCandidate(); // before the promise settles, as pooled candidates do
@@ -336,6 +340,89 @@ describe('peer negotiation', () => {
     await deliver('a');
     expect(b.get('a')).not.toBe(first);
     expect(pcs).toHaveLength(4);
+  });
+});
+
+describe('a link that cannot get its offer through', () => {
+  it('whose offer fails (a connection in error) is rebuilt, and the fresh one connects', async () => {
+    FakePC.failingOffers = 1;
+    try {
+      const { a, b, outA, pcs, deliver } = pair();
+      a.connect('b');
+      await tick();
+      await tick();
+      // The first connection could not set its offer; a fresh one offered instead.
+      expect(pcs[0]!.closed).toBe(true);
+      expect(outA.filter((m) => m.type === 'offer')).toHaveLength(1);
+      await deliver('a');
+      await tick();
+      await deliver('b');
+      expect(a.get('b')!.pc).toBe(pcs[1]);
+      expect([pcs[1]!.signalingState, pcs[2]!.signalingState]).toEqual(['stable', 'stable']);
+      expect(b.get('a')).toBeDefined();
+    } finally {
+      FakePC.failingOffers = 0;
+    }
+  });
+
+  it('whose offers are never answered offers again from a fresh connection after its resends', async () => {
+    vi.useFakeTimers();
+    try {
+      const { a, outA, pcs } = pair();
+      a.connect('b');
+      await vi.advanceTimersByTimeAsync(0);
+      const offers = () => outA.filter((m) => m.type === 'offer').length;
+      expect(offers()).toBe(1);
+      // Resent every 3 s, five times, on the same connection.
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(offers()).toBe(6);
+      expect(pcs).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(pcs[0]!.closed).toBe(true);
+      expect(pcs).toHaveLength(2);
+      expect(offers()).toBe(7);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('the impolite side sends its lost offer again when it ignores the polite one, and the pair meets', async () => {
+    const { a, b, outA, pcs, deliver } = pair();
+    // "a" (impolite) offers, and its offer is lost on the way.
+    a.connect('b');
+    await tick();
+    outA.splice(0);
+    // "b" offers later (its Retry); "a" ignores the colliding offer, but sends its own again.
+    b.connect('a');
+    await tick();
+    await deliver('b');
+    expect(outA.map((m) => m.type)).toContain('offer');
+    await deliver('a');
+    await tick();
+    await deliver('b');
+    await tick();
+    await deliver('a');
+    expect(pcs.map((p) => p.signalingState)).toEqual(['stable', 'stable']);
+    expect(a.get('b')!.pc.remoteDescription).not.toBeNull();
+  });
+
+  it('Retry makes a fresh connection that offers, and the other side follows it', async () => {
+    const { a, b, outA, pcs, deliver } = pair();
+    b.connect('a');
+    await tick();
+    await deliver('b');
+    await tick();
+    await deliver('a');
+    const before = a.get('b');
+    a.retry('b');
+    await tick();
+    expect(a.get('b')).not.toBe(before);
+    expect(pcs[1]!.closed).toBe(true);
+    expect(outA.map((m) => m.type)).toEqual(['offer', 'ice-candidate']);
+    await deliver('a');
+    // A new SDP session: "b" drops its old connection and answers on a fresh one.
+    expect(pcs[0]!.closed).toBe(true);
+    expect(pcs.filter((p) => !p.closed)).toHaveLength(2);
   });
 });
 

@@ -162,6 +162,16 @@ export class PeerLink {
   }
 
   private async negotiate(): Promise<void> {
+    // Chromium fires negotiationneeded when setConfiguration changes the ICE servers, also on a
+    // connection that has no transceiver yet (a reserve's spare taken before its priming started,
+    // as on Rejoin). The offer would have no m-line, which setLocalDescription refuses under
+    // max-bundle ("session description has no BUNDLE group"), and that error sticks: every later
+    // description on the connection fails the same way. The real offer follows when the
+    // transceivers are added (by this link, or by the priming it adopted).
+    if (this.pc.getTransceivers().length === 0) {
+      this.opts.log?.(`peer ${this.remoteId}: negotiationneeded without transceivers, no offer yet`);
+      return;
+    }
     try {
       this.makingOffer = true;
       this.holdCandidates = true;
@@ -169,6 +179,7 @@ export class PeerLink {
       if (this.pc.localDescription) this.sendOffer();
     } catch (err) {
       this.opts.log?.(`peer ${this.remoteId}: offer failed`, err);
+      this.brokenUnlessConnected('its offer failed');
     } finally {
       this.makingOffer = false;
       this.releaseCandidates();
@@ -255,6 +266,10 @@ export class PeerLink {
     this.ignoreOffer = !this.polite && offerCollision;
     if (this.ignoreOffer) {
       this.opts.log?.(`peer ${this.remoteId}: ignored a colliding offer (impolite)`);
+      // The polite side takes our offer instead, if it ever got it: it may have been lost (its
+      // resends run out after 15 s, and a Retry on the other side offers long after), so it goes
+      // again now, or both would wait for an answer forever.
+      if (pc.signalingState === 'have-local-offer' && !this.makingOffer) this.sendOffer();
       return;
     }
     this.isSettingRemoteAnswerPending = description.type === 'answer';
@@ -351,6 +366,18 @@ export class PeerLink {
     this.connectTimer = setTimeout(check, NO_CANDIDATE_TIMEOUT_MS);
   }
 
+  /**
+   * This connection cannot negotiate any more (a failed description leaves Chromium's connection
+   * in an error state that every later one repeats): unless media already flows on it, the mesh
+   * replaces it with a fresh one (`onStuck`, a few times at most), instead of leaving the pair
+   * without an offer for good.
+   */
+  private brokenUnlessConnected(why: string): void {
+    if (this.closed || this.pc.connectionState === 'connected' || !this.opts.onStuck) return;
+    this.opts.log?.(`peer ${this.remoteId}: ${why}, rebuilding the connection`);
+    this.opts.onStuck();
+  }
+
   restartIce(why: string): void {
     if (this.closed) return;
     this.opts.log?.(`peer ${this.remoteId}: ICE restart (${why})`);
@@ -367,7 +394,11 @@ export class PeerLink {
     this.offerTimer = setTimeout(() => {
       this.offerTimer = null;
       if (this.closed || this.pc.signalingState !== 'have-local-offer') return;
-      if (this.offerResends >= MAX_OFFER_RESENDS) return;
+      if (this.offerResends >= MAX_OFFER_RESENDS) {
+        // No answer to any of them: a fresh connection offers again (the other side follows it).
+        this.brokenUnlessConnected('its offer was never answered');
+        return;
+      }
       this.offerResends += 1;
       this.sendOffer();
     }, OFFER_RESEND_MS);

@@ -82,6 +82,17 @@ export class PeerMesh {
     return this.links.get(remoteId) ?? this.create(remoteId, true);
   }
 
+  /**
+   * The person asked to try again (a tile's Retry after "Could not connect"): a fresh connection
+   * offered by us, with the automatic rebuilds counted from zero again. The other side sees a new
+   * SDP session and rebuilds its end too.
+   */
+  retry(remoteId: string): void {
+    this.rebuilds.delete(remoteId);
+    this.forget(remoteId);
+    this.connect(remoteId);
+  }
+
   /** Drops any old connection to this participant (it rejoined with a fresh page). */
   forget(remoteId: string): void {
     const link = this.links.get(remoteId);
