@@ -78,6 +78,7 @@ export class MediaRoute {
       createPeerConnection: opts.createPeerConnection,
     });
     this.remote = new RemoteMedia(this.mesh);
+    this.remote.onRetry = (id) => this.retry(id);
     this.cleanups.push(
       s.on('offer', (m) => {
         // On the SFU, a mesh link that was replaced is not rebuilt from the other side's retries.
@@ -152,6 +153,16 @@ export class MediaRoute {
   /** Someone left the room: the link to them closes. */
   forget(participantId: string): void {
     this.mesh.forget(participantId);
+  }
+
+  /**
+   * A person's Retry on a tile that could not connect: on the SFU a fresh SFU session (its
+   * connections carry everyone), on the mesh a fresh link to that participant, offered by us.
+   */
+  retry(participantId: string): void {
+    this.opts.log?.(`retry: media from ${participantId}`);
+    if (this.mode === 'sfu' && this.sfu && !this.mesh.get(participantId)) this.startSfu(true);
+    else this.mesh.retry(participantId);
   }
 
   /** The layout shows these remote videos now (each tile's quality); the SFU sends only those. */

@@ -1,19 +1,22 @@
 import type { RoomParticipant } from '@parley/protocol/ws';
-import { Mic, MicOff, MonitorUp, WifiOff } from 'lucide-react';
+import { AlertTriangle, Loader2, Mic, MicOff, MonitorUp, WifiOff } from 'lucide-react';
 import { useRef } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { useAttachStream, useLocalMedia, useRemotePeer } from '../hooks';
 import type { LocalMedia } from '../media/local-media';
 import type { RemoteMedia } from '../media/remote-media';
+import { useRemoteTileStatus, type RemoteTileStatus } from '../remote-tile-status';
 
-function Initial({ name, small }: { name: string; small?: boolean }) {
+function Initial({ name, small, waiting }: { name: string; small?: boolean; waiting?: boolean }) {
   return (
     <div className="absolute inset-0 grid place-items-center bg-gradient-to-br from-slate-800 to-slate-900">
       <span
         aria-hidden
         className={cn(
-          'grid place-items-center rounded-full bg-brand-600 font-semibold text-white',
+          'grid place-items-center rounded-full font-semibold text-white',
+          // Waiting for media: a dimmed, pulsing initial, so it never reads as "camera off".
+          waiting ? 'animate-pulse bg-slate-600' : 'bg-brand-600',
           small ? 'size-10 text-lg' : 'size-16 text-2xl sm:size-20 sm:text-3xl',
         )}
       >
@@ -131,15 +134,19 @@ export function RemoteTile({
   speakerId?: string;
 }) {
   const { stream, connectionState, hasVideo } = useRemotePeer(remote, participant.id);
+  const { status, retry } = useRemoteTileStatus(remote, participant, connectionState);
   const ref = useRef<HTMLVideoElement>(null);
   useAttachStream(ref, stream, `${stream?.getTracks().length ?? 0}`, speakerId);
-  const showVideo = hasVideo && (participant.isVideoOn || participant.isScreenSharing);
-  const away = !participant.isConnected || connectionState === 'failed' || connectionState === 'disconnected';
+  const sendsVideo = participant.isVideoOn || participant.isScreenSharing;
+  // Not before the connection is up (a track exists from the offer on, black until it connects);
+  // kept while it recovers (the last picture, often still moving while only the socket is away).
+  const showVideo = hasVideo && sendsVideo && status !== 'connecting' && status !== 'failed';
   return (
     <div
       data-testid="remote-tile"
       data-participant-id={participant.id}
       data-connection={connectionState}
+      data-status={status}
       className={cn(
         'relative min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10',
         stage ? 'h-full' : 'aspect-video',
@@ -156,19 +163,71 @@ export function RemoteTile({
           !showVideo && 'invisible',
         )}
       />
-      {!showVideo ? <Initial name={participant.name} small={small} /> : null}
-      {away ? (
-        <span className="absolute left-2 top-2 flex items-center gap-1 rounded-md bg-amber-500/90 px-2 py-0.5 text-xs text-black">
-          <WifiOff className="size-3" /> Reconnecting...
-        </span>
-      ) : participant.isScreenSharing ? (
-        <span className="absolute left-2 top-2 flex items-center gap-1 rounded-md bg-black/60 px-2 py-0.5 text-xs text-white">
-          <MonitorUp className="size-3" /> Presenting
-        </span>
-      ) : null}
+      {!showVideo ? <Initial name={participant.name} small={small} waiting={status !== 'connected'} /> : null}
+      <TileStatus
+        status={status}
+        sendsVideo={sendsVideo}
+        presenting={participant.isScreenSharing}
+        onRetry={retry}
+      />
       <NameBar name={participant.name} isHost={participant.isHost} muted={participant.isMuted} />
     </div>
   );
+}
+
+/** The label at a remote tile's top left: what is happening to the participant's media. */
+function TileStatus({
+  status,
+  sendsVideo,
+  presenting,
+  onRetry,
+}: {
+  status: RemoteTileStatus;
+  sendsVideo: boolean;
+  presenting: boolean;
+  onRetry: () => void;
+}) {
+  const label = 'absolute left-2 top-2 flex items-center gap-1 rounded-md px-2 py-0.5 text-xs';
+  switch (status) {
+    case 'failed':
+      return (
+        <div
+          role="alert"
+          className="absolute inset-x-2 top-2 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-red-600/90 px-2 py-1 text-xs text-white"
+        >
+          <span className="flex items-center gap-1">
+            <AlertTriangle className="size-3.5 shrink-0" /> Could not connect
+          </span>
+          <button
+            type="button"
+            onClick={onRetry}
+            className="rounded bg-white px-2 py-0.5 font-medium text-red-700 hover:bg-red-50 focus-visible:outline focus-visible:outline-2 focus-visible:outline-white"
+          >
+            Retry
+          </button>
+        </div>
+      );
+    case 'connecting':
+      return (
+        <span role="status" className={cn(label, 'bg-black/60 text-white')}>
+          <Loader2 className="size-3 animate-spin" /> Connecting...
+        </span>
+      );
+    case 'reconnecting':
+      return (
+        <span className={cn(label, 'bg-amber-500/90 text-black')}>
+          <WifiOff className="size-3" /> Reconnecting...
+        </span>
+      );
+    case 'connected':
+      if (presenting)
+        return (
+          <span className={cn(label, 'bg-black/60 text-white')}>
+            <MonitorUp className="size-3" /> Presenting
+          </span>
+        );
+      return sendsVideo ? null : <span className={cn(label, 'bg-black/60 text-slate-200')}>Video off</span>;
+  }
 }
 
 /**

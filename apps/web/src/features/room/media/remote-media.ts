@@ -19,6 +19,11 @@ export interface RemotePeer {
  * join-to-first-frame, sfu4light). One subscribe/getVersion over both, for the tiles.
  */
 export class RemoteMedia {
+  /**
+   * Tries a participant's media path again (a tile's Retry after "Could not connect"): set by the
+   * media route, which knows whether that is a fresh mesh link or a fresh SFU session.
+   */
+  onRetry: ((participantId: string) => void) | null = null;
   private sfu: SfuSession | null = null;
   private unsubscribeSfu: (() => void) | null = null;
   private readonly listeners = new Set<() => void>();
@@ -44,6 +49,11 @@ export class RemoteMedia {
     this.unsubscribeSfu?.();
     this.sfu = sfu;
     this.unsubscribeSfu = sfu ? sfu.subscribe(this.changed) : null;
+    this.changed();
+  }
+
+  retry(participantId: string): void {
+    this.onRetry?.(participantId);
     this.changed();
   }
 
