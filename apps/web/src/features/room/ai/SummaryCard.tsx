@@ -106,7 +106,10 @@ export function SummaryCard() {
     generate.mutate(names, {
       onError: (err) => {
         if (err instanceof ApiError && err.requiresSubscription) layout.setDialog('upgrade');
-        else setAlert(err instanceof ApiError ? NO_CONVERSATION : NETWORK_ERROR);
+        else if (!(err instanceof ApiError)) setAlert(NETWORK_ERROR);
+        // 422 is the spec's "nothing to summarise"; a cooldown (429) or a summariser that gave up
+        // (503) says in its own words how long to wait.
+        else setAlert(err.status === 422 ? NO_CONVERSATION : err.serverMessage || NETWORK_ERROR);
       },
     });
   };
