@@ -35,6 +35,9 @@ export const FILE_QUOTA: FileQuota = {
   instanceBytes: 20_480 * MB,
 };
 
+/** Room enough for a multipart body's boundaries and part headers (a long file name included). */
+const MULTIPART_OVERHEAD_BYTES = 2048;
+
 export const fileQuotaMessages = (quota: FileQuota) => ({
   meetingFull: `This meeting's shared files have reached the limit of ${Math.round(quota.meetingBytes / MB)} MB`,
   tooManyFiles: `You can share at most ${quota.filesPerParticipant} files in a meeting`,
@@ -204,9 +207,13 @@ export function createFilesService(
       },
     ): Promise<RoomFile> {
       // The quotas are reserved before any byte is written, one upload opening at a time (with
-      // the commits of others: the snapshot of what is stored must not miss one).
+      // the commits of others: the snapshot of what is stored must not miss one). The declared
+      // length is the whole multipart body: its part headers and boundaries are not the file's,
+      // so a file that fits exactly is not refused for them (the chunks are reserved exactly).
       const upfront = Math.min(
-        Number.isSafeInteger(upload.declaredBytes) ? Math.max(0, upload.declaredBytes!) : 0,
+        Number.isSafeInteger(upload.declaredBytes)
+          ? Math.max(0, upload.declaredBytes! - MULTIPART_OVERHEAD_BYTES)
+          : 0,
         ROOM_FILE_LIMITS.maxBytes,
       );
       let reservation;
