@@ -231,8 +231,10 @@ describe('a participant that stops reading', () => {
     try {
       const { userId } = await signIn(t, { email: 'bp-host3@example.com', firstName: 'Cy' });
       const m = await createMeeting(t, { hostId: userId });
-      const talker = await Client.enter(m.meetingId, 'Talker');
+      // Four talkers: one alone may send 12,000 characters before the chat caps slow it down.
+      const talkers = await Promise.all([1, 2, 3, 4].map((n) => Client.enter(m.meetingId, `Talker ${n}`)));
       for (let i = 0; i < 10; i++) {
+        const talker = talkers[i % talkers.length]!;
         talker.send({ type: 'chat_message', content: `${i} ${'long line '.repeat(390)}` });
         await talker.waitFor((x) => x.type === 'chat_message' && x.content.startsWith(`${i} `));
       }
@@ -245,7 +247,7 @@ describe('a participant that stops reading', () => {
       late.send({ type: 'ping', requestId: 'still-here' });
       await late.waitFor((x) => x.type === 'pong');
       expect(late.ws.readyState).toBe(WebSocket.OPEN);
-      talker.ws.close();
+      for (const talker of talkers) talker.ws.close();
       late.ws.close();
     } finally {
       Object.assign(t.app.realtime.settings, saved);
