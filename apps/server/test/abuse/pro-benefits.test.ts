@@ -138,7 +138,8 @@ describe("the saved summary is the host's", () => {
     const after = await t.app.inject({ method: 'GET', url, headers: { cookie: host.cookie } });
     expect(after.json()).toEqual(before.json());
 
-    // The host still saves and replaces it.
+    // The host still saves and replaces it (after the cooldown, released here instead of waited).
+    await t.app.ai.cooldown.release(m.id);
     const replaced = await t.app.inject({
       method: 'POST',
       url,

@@ -1,9 +1,10 @@
 import type { SharedState } from '../../providers/bus/index.js';
 
 /**
- * One summary per meeting per `SUMMARY_COOLDOWN_MS`, whoever asks and on whichever instance (each
- * summary reads the whole meeting; per-user budgets alone let several Pro participants queue
- * summaries of the same long meeting). Claimed when a summary starts; a summary that found
+ * One summary per key per `SUMMARY_COOLDOWN_MS`, on whichever instance (each summary reads the
+ * whole meeting; per-user budgets alone let several Pro participants queue summaries of the same
+ * long meeting). The AI service keys the host's saved summary by the meeting and everyone else's
+ * together by the meeting + `:others`. Claimed when a summary starts; a summary that found
  * nothing to read gives its claim back.
  */
 export const SUMMARY_COOLDOWN_MS = 30_000;

@@ -3,7 +3,7 @@ import type { LiveTranscript } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { RoomState } from '../rooms/state.js';
 import fp from 'fastify-plugin';
-import { createMemoryCooldown, createSharedCooldown } from './cooldown.js';
+import { createMemoryCooldown, createSharedCooldown, type SummaryCooldown } from './cooldown.js';
 import { createLiveCaptions, type LiveCaptions } from './live.js';
 import { createAiRepository } from './repository.js';
 import { createAiService, type AiService } from './service.js';
@@ -42,7 +42,7 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
     }));
   };
   app.rooms.provideTranscripts(recentTranscripts);
-  app.decorate('ai', { captions, service, recentTranscripts });
+  app.decorate('ai', { captions, service, recentTranscripts, cooldown });
   // Before the engines close (onClose): the last words of open streams are still delivered.
   app.addHook('preClose', async () => captions.close());
 }
@@ -58,6 +58,8 @@ declare module 'fastify' {
       captions: LiveCaptions;
       service: AiService;
       recentTranscripts(room: RoomState): Promise<LiveTranscript[]>;
+      /** The summaries' cooldowns (tests release them instead of waiting 30 s). */
+      cooldown: SummaryCooldown;
     };
   }
 }

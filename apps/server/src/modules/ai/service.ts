@@ -144,17 +144,20 @@ export function createAiService(deps: {
      * Summarises the transcript and chat (bounded: summary-input.ts) and answers it. Only the
      * host's (`save`) is saved, replacing the last: any Pro participant may generate one for
      * themselves, but the saved summary and its attendee list are the host's (the security review
-     * saw a Pro participant overwrite them, attendees included). One per meeting per cooldown (429 with Retry-After); a summary the
-     * engine gave up on (its time budget, or too many waiting) is a 503 with a message.
+     * saw a Pro participant overwrite them, attendees included). One saved summary per meeting
+     * per cooldown, and one for all its other Pro participants together (429 with Retry-After):
+     * at most two summaries of a meeting per cooldown, and nobody else's holds back the host's.
+     * A summary the engine gave up on (its time budget, or too many waiting) is a 503.
      */
     async summarize(meeting: MeetingRow, named: string[], options: { save: boolean }): Promise<SummaryView> {
-      const wait = await deps.cooldown.claim(meeting.id);
+      const key = options.save ? meeting.id : `${meeting.id}:others`;
+      const wait = await deps.cooldown.claim(key);
       if (wait > 0) throw tooManyRequests(AI_MESSAGES.summaryCooldown(Math.ceil(wait / 1000)), wait);
       try {
         return await summarizeNow(meeting, named, options);
       } catch (err) {
         // Nothing was read (no lines yet, the summariser busy): asking again is no extra load.
-        if (!(err instanceof SummaryBudgetError)) await deps.cooldown.release(meeting.id);
+        if (!(err instanceof SummaryBudgetError)) await deps.cooldown.release(key);
         if (err instanceof SummaryBusyError)
           throw new HttpError(503, AI_MESSAGES.summaryBusy, {}, { 'retry-after': '30' });
         if (err instanceof SummaryBudgetError) {
