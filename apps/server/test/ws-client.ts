@@ -83,8 +83,9 @@ export class TestSocket {
     }
   }
 
-  close(): void {
-    this.ws.close();
+  /** A close frame; 1000 or 1001 is a page closing its socket (tab closed, reload). */
+  close(code?: number): void {
+    this.ws.close(code);
   }
 
   /** Drops the TCP connection without a close frame (a network failure). */

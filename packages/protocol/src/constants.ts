@@ -241,6 +241,12 @@ export const WS_LIMITS = {
   joinTimeoutMs: 10_000,
   /** A participant whose socket dropped is kept (and can resume) for this long. */
   resumeGraceMs: 45_000,
+  /**
+   * A participant whose page closed its socket (tab closed, navigated away, reloaded: close code
+   * 1000 or 1001) is kept only this long, enough for a reload to come back as itself; then it has
+   * left. Only a dropped connection gets the resume grace.
+   */
+  closedGraceMs: 5_000,
   /** Chat text limit (characters). */
   maxChatLength: 4000,
   /** Duplicate chat messages from one sender within this window are kept once. */

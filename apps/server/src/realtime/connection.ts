@@ -273,7 +273,7 @@ export function handleConnection(
       });
   });
 
-  socket.on('close', () => {
+  socket.on('close', (code: number) => {
     clearTimeout(joinTimer);
     underSoftCap();
     // Frames already received are handled first (a queued leave_meeting removes the participant
@@ -282,7 +282,9 @@ export function handleConnection(
       .then(async () => {
         sockets.untrack(conn);
         const actor = sockets.unbind(conn);
-        if (actor) await rooms.disconnected(actor, conn.id);
+        // 1000/1001: the page closed it (tab closed, navigated away, reloaded); anything else
+        // (1006 above all) is a connection that dropped and may come back.
+        if (actor) await rooms.disconnected(actor, conn.id, code === 1000 || code === 1001);
       })
       .catch((err: unknown) => log.error({ err }, 'realtime disconnect failed'));
   });

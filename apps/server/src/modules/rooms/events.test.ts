@@ -15,7 +15,12 @@ function told(f: ReturnType<typeof roomFixture>): string[] {
 
 describe('the room’s events', () => {
   it('say who entered, went away, came back and left, with how many are still in', async () => {
-    const f = roomFixture({ resumeGraceMs: 60_000, joinTimeoutMs: 10_000, knockTimeoutMs: 600_000 });
+    const f = roomFixture({
+      resumeGraceMs: 60_000,
+      closedGraceMs: 5_000,
+      joinTimeoutMs: 10_000,
+      knockTimeoutMs: 600_000,
+    });
     const row = f.meeting();
     const host = await f.enter(row, { name: 'Hana', userId: f.hostId });
     const ann = await f.enter(row, { name: 'Ann' });

@@ -62,6 +62,7 @@ async function roomsPlugin(app: FastifyInstance): Promise<void> {
     log: app.log,
     timings: {
       resumeGraceMs: WS_LIMITS.resumeGraceMs,
+      closedGraceMs: WS_LIMITS.closedGraceMs,
       joinTimeoutMs: WS_LIMITS.joinTimeoutMs,
       knockTimeoutMs: KNOCK_TIMEOUT_MS,
     },

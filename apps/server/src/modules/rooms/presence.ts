@@ -9,7 +9,7 @@ export const KNOCK_TIMEOUT_MS = 10 * 60_000;
  * still away (or still waiting).
  */
 export function createPresence(
-  timings: { resumeGraceMs: number; joinTimeoutMs: number },
+  timings: { resumeGraceMs: number; closedGraceMs: number; joinTimeoutMs: number },
   expire: (roomId: string, participantId: string) => Promise<void>,
   expireKnock: (roomId: string, participantId: string) => Promise<void>,
 ) {
@@ -46,9 +46,17 @@ export function createPresence(
       return closing;
     },
 
-    /** Starts (or restarts) the participant's clock; `everConnected` picks grace or join timeout. */
-    await(roomId: string, participantId: string, everConnected: boolean): void {
-      start(roomId, participantId, everConnected ? timings.resumeGraceMs : timings.joinTimeoutMs, expire);
+    /**
+     * Starts (or restarts) the participant's clock: the join timeout for one that never connected,
+     * the closed grace for one whose page closed its socket, else the resume grace.
+     */
+    await(roomId: string, participantId: string, everConnected: boolean, closed = false): void {
+      const ms = !everConnected
+        ? timings.joinTimeoutMs
+        : closed
+          ? timings.closedGraceMs
+          : timings.resumeGraceMs;
+      start(roomId, participantId, ms, expire);
     },
 
     /** A connected guest waits to be let in: its knock expires in `ms`. */

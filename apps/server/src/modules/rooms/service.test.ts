@@ -323,7 +323,12 @@ describe('leaving and ending', () => {
   });
 
   it('a dropped socket is shown disconnected, then the participant leaves after the grace period', async () => {
-    const f = roomFixture({ resumeGraceMs: 50, joinTimeoutMs: 50, knockTimeoutMs: 600_000 });
+    const f = roomFixture({
+      resumeGraceMs: 50,
+      closedGraceMs: 50,
+      joinTimeoutMs: 50,
+      knockTimeoutMs: 600_000,
+    });
     const row = f.meeting();
     const ann = await f.enter(row, { name: 'Ann' });
     const bob = await f.enter(row, { name: 'Bob' });

@@ -79,7 +79,7 @@ export interface RoomServiceDeps {
   /** Whether this server can transcribe at all (a speech-to-text engine is configured). */
   canTranscribe(): boolean;
   /** WS_LIMITS.resumeGraceMs and joinTimeoutMs, and KNOCK_TIMEOUT_MS; tests shorten them. */
-  timings: { resumeGraceMs: number; joinTimeoutMs: number; knockTimeoutMs: number };
+  timings: { resumeGraceMs: number; closedGraceMs: number; joinTimeoutMs: number; knockTimeoutMs: number };
   /**
    * Several instances (Redis): closes a participant's socket that another instance may hold
    * (the one `socketId` names), when a newer socket took over the participant (4009).
@@ -111,9 +111,13 @@ export function createRoomService(deps: RoomServiceDeps) {
     news.gone(room, g, reason);
   };
 
-  /** How long a member without a socket is kept: the resume grace, or the join timeout. */
+  /** How long a member without a socket is kept: the resume or closed grace, or the join timeout. */
   const awayLimitMs = (m: MemberState) =>
-    m.everConnected ? deps.timings.resumeGraceMs : deps.timings.joinTimeoutMs;
+    !m.everConnected
+      ? deps.timings.joinTimeoutMs
+      : m.awayClosed
+        ? deps.timings.closedGraceMs
+        : deps.timings.resumeGraceMs;
   /** Timers may fire a little early; another instance's clock may have started later. */
   const overdue = (m: MemberState, now: number, slackMs = -25) =>
     m.socketId === null && (m.awaySince === null || now - m.awaySince >= awayLimitMs(m) + slackMs);
@@ -275,6 +279,7 @@ export function createRoomService(deps: RoomServiceDeps) {
         const previous = current.socketId;
         current.socketId = socket.id;
         current.awaySince = null;
+        current.awayClosed = false;
         current.everConnected = true;
         if (current.admission === 'waiting') {
           return {
@@ -304,19 +309,30 @@ export function createRoomService(deps: RoomServiceDeps) {
       news.entered(room.id, changed.entered, history, requestId);
     },
 
-    /** The socket of a participant closed: it stays for the resume grace, shown disconnected. */
-    async disconnected(actor: Actor, socketId: string): Promise<void> {
+    /**
+     * The socket of a participant closed. Dropped (`closed` false): it stays for the resume grace,
+     * shown disconnected. Closed by its page (a tab closed or reloaded): it stays only for the
+     * closed grace, so that a reload comes back as itself, and nobody sees it reconnecting. A
+     * knocker leaves the waiting list at once either way.
+     */
+    async disconnected(actor: Actor, socketId: string, closed = false): Promise<void> {
       if (presence.closing) return;
       const changed = await store.update(actor.roomId, (room) => {
         const member = room?.members.get(actor.participantId);
         if (!member || member.socketId !== socketId) return null;
         member.socketId = null;
         member.awaySince = Date.now();
-        return { participant: toRoomParticipant(member), announced: member.announced };
+        member.awayClosed = closed;
+        return {
+          participant: toRoomParticipant(member),
+          announced: member.announced,
+          waiting: member.admission === 'waiting' ? waitingList(room!) : null,
+        };
       });
       if (!changed) return;
-      if (changed.announced) news.away(actor.roomId, changed.participant);
-      presence.await(actor.roomId, actor.participantId, true);
+      if (changed.waiting) news.waitingRoom(actor.roomId, changed.waiting);
+      else if (changed.announced && !closed) news.away(actor.roomId, changed.participant);
+      presence.await(actor.roomId, actor.participantId, true, closed);
     },
 
     /**

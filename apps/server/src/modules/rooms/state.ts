@@ -52,6 +52,11 @@ export interface MemberState {
    */
   awaySince: number | null;
   /**
+   * True while it is away because its page closed the socket (not a dropped connection): it is
+   * kept only for the closed grace (a reload), and the others are not told it is reconnecting.
+   */
+  awayClosed?: boolean;
+  /**
    * Its answer to the transcription notice (consent.ts): allowed, declined, or none yet (null).
    * Optional: rooms stored before consent existed lack it (no answer).
    */
@@ -178,7 +183,12 @@ export function roster(room: RoomState, exceptId?: string): RoomParticipant[] {
 /** The waiting room, as the hosts see it. */
 export function waitingList(room: RoomState): Array<{ id: string; name: string }> {
   const list = [];
-  for (const m of room.members.values()) if (m.admission === 'waiting') list.push({ id: m.id, name: m.name });
+  for (const m of room.members.values()) {
+    // A knocker whose socket went is not at the door (it is listed again if it comes back).
+    if (m.admission === 'waiting' && !(m.everConnected && m.socketId === null)) {
+      list.push({ id: m.id, name: m.name });
+    }
+  }
   return list;
 }
 

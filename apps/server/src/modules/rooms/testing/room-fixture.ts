@@ -16,7 +16,7 @@ import type { Actor, Audience, ParticipantSocket, RoomTransport } from '../trans
  * For unit tests of the room's rules.
  */
 export function roomFixture(
-  timings = { resumeGraceMs: 45_000, joinTimeoutMs: 10_000, knockTimeoutMs: 600_000 },
+  timings = { resumeGraceMs: 45_000, closedGraceMs: 5_000, joinTimeoutMs: 10_000, knockTimeoutMs: 600_000 },
 ) {
   /** Signed-in users with Pro (tests add to it). */
   const proUsers = new Set<string>();
