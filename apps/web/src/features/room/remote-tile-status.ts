@@ -11,21 +11,30 @@ import type { RemoteMedia } from './media/remote-media';
 export const MEDIA_WAIT_GIVE_UP_MS = 15_000;
 
 /**
+ * How long a tile says "Reconnecting..." for a participant whose connection dropped; then it dims
+ * and says "Connection lost" until they come back or the server lets them go (its resume grace).
+ * A participant who closed their tab leaves at once instead (the server's closed grace).
+ */
+export const RECONNECTING_SHOWN_MS = 10_000;
+
+/**
  * What a remote tile says about the way to its participant's media:
  * - `connected`: the connection is up (the picture or "Video off" shows);
  * - `connecting`: the participant is in the room and their media is on its way ("Connecting...",
  *   never the same as "Video off", which is their choice);
  * - `reconnecting`: their socket is away, or an up connection dropped ("Reconnecting...");
+ * - `lost`: their socket has been away for RECONNECTING_SHOWN_MS (dimmed, "Connection lost");
  * - `failed`: no media for MEDIA_WAIT_GIVE_UP_MS ("Could not connect", with Retry).
  */
-export type RemoteTileStatus = 'connected' | 'connecting' | 'reconnecting' | 'failed';
+export type RemoteTileStatus = 'connected' | 'connecting' | 'reconnecting' | 'lost' | 'failed';
 
 export function tileStatus(
   participant: Pick<RoomParticipant, 'isConnected'>,
   connectionState: RTCPeerConnectionState,
   gaveUp: boolean,
+  awayLong = false,
 ): RemoteTileStatus {
-  if (!participant.isConnected) return 'reconnecting';
+  if (!participant.isConnected) return awayLong ? 'lost' : 'reconnecting';
   if (connectionState === 'connected') return 'connected';
   if (gaveUp) return 'failed';
   return connectionState === 'failed' || connectionState === 'disconnected' ? 'reconnecting' : 'connecting';
@@ -43,7 +52,17 @@ export function useRemoteTileStatus(
 ): { status: RemoteTileStatus; retry: () => void } {
   const [gaveUp, setGaveUp] = useState(false);
   const [attempt, setAttempt] = useState(0);
+  const [awayLong, setAwayLong] = useState(false);
   const waiting = participant.isConnected && connectionState !== 'connected';
+  const away = !participant.isConnected;
+  useEffect(() => {
+    if (!away) return;
+    const timer = setTimeout(() => setAwayLong(true), RECONNECTING_SHOWN_MS);
+    return () => {
+      clearTimeout(timer);
+      setAwayLong(false);
+    };
+  }, [away]);
   useEffect(() => {
     if (!waiting) return;
     const timer = setTimeout(() => setGaveUp(true), MEDIA_WAIT_GIVE_UP_MS);
@@ -53,7 +72,7 @@ export function useRemoteTileStatus(
     };
   }, [waiting, attempt]);
   return {
-    status: tileStatus(participant, connectionState, gaveUp && waiting),
+    status: tileStatus(participant, connectionState, gaveUp && waiting, awayLong && away),
     retry: () => {
       remote.retry(participant.id);
       setAttempt((n) => n + 1);

@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RemoteMedia, RemotePeer } from '../media/remote-media';
-import { MEDIA_WAIT_GIVE_UP_MS } from '../remote-tile-status';
+import { MEDIA_WAIT_GIVE_UP_MS, RECONNECTING_SHOWN_MS } from '../remote-tile-status';
 import { participant } from '../testing/fakes';
 import { RemoteTile } from './VideoTiles';
 
@@ -81,6 +81,34 @@ describe('RemoteTile', () => {
     remote.set('connected');
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByTestId('remote-tile').dataset.status).toBe('connected');
+  });
+
+  it('says "Reconnecting..." for 10 s after the participant dropped, then dims with "Connection lost"', () => {
+    const remote = new FakeRemote();
+    remote.connectionState = 'connected';
+    const { rerender } = tile(remote, { isConnected: false });
+    const el = () => screen.getByTestId('remote-tile');
+    expect(screen.getByText('Reconnecting...')).toBeTruthy();
+    act(() => vi.advanceTimersByTime(RECONNECTING_SHOWN_MS - 100));
+    expect(el().dataset.status).toBe('reconnecting');
+    act(() => vi.advanceTimersByTime(100));
+    expect(el().dataset.status).toBe('lost');
+    expect(screen.getByText('Connection lost')).toBeTruthy();
+    expect(screen.queryByText('Reconnecting...')).toBeNull();
+    expect(el().className).toContain('opacity-50');
+    // Back: bright again at once, and a later drop counts its 10 s anew.
+    const back = (isConnected: boolean) => (
+      <RemoteTile
+        remote={remote as unknown as RemoteMedia}
+        participant={participant('p2', 'Bo', { isConnected })}
+      />
+    );
+    rerender(back(true));
+    expect(el().dataset.status).toBe('connected');
+    expect(el().className).not.toContain('opacity-50');
+    rerender(back(false));
+    act(() => vi.advanceTimersByTime(RECONNECTING_SHOWN_MS - 100));
+    expect(el().dataset.status).toBe('reconnecting');
   });
 
   it('gives no error when the media comes in time, and counts a later wait from its own start', () => {

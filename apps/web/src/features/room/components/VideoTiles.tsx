@@ -150,6 +150,7 @@ export function RemoteTile({
       className={cn(
         'relative min-h-0 w-full overflow-hidden rounded-xl bg-slate-900 ring-1 ring-white/10',
         stage ? 'h-full' : 'aspect-video',
+        status === 'lost' && 'opacity-50 grayscale',
       )}
     >
       {/* Always rendered: it also plays the participant's audio while their camera is off. */}
@@ -217,6 +218,12 @@ function TileStatus({
       return (
         <span className={cn(label, 'bg-amber-500/90 text-black')}>
           <WifiOff className="size-3" /> Reconnecting...
+        </span>
+      );
+    case 'lost':
+      return (
+        <span className={cn(label, 'bg-black/70 text-slate-200')}>
+          <WifiOff className="size-3" /> Connection lost
         </span>
       );
     case 'connected':
