@@ -197,4 +197,22 @@ describe('transcription is room state', () => {
     await expect(m.f.rooms.setTranscription(late.actor, false)).rejects.toMatchObject({ code: 'forbidden' });
     expect(await m.f.rooms.setTranscription(m.host.actor, false)).toBe(true);
   });
+
+  it('only a host or whoever started it stops it for everyone: not another Pro participant', async () => {
+    const m = await aMeeting();
+    m.f.proUsers.add('pro-user-2');
+    const pro = await m.f.enter(m.row, { name: 'Pia', userId: 'pro-user-2' });
+    // Pia (Pro) starts it: she may stop it; another Pro participant may not.
+    expect(await m.f.rooms.setTranscription(pro.actor, true)).toBe(true);
+    m.f.proUsers.add('pro-user-3');
+    const other = await m.f.enter(m.row, { name: 'Oli', userId: 'pro-user-3' });
+    await expect(m.f.rooms.setTranscription(other.actor, false)).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('You can stop transcribing yourself'),
+    });
+    expect(await m.f.rooms.setTranscription(pro.actor, false)).toBe(true);
+    // The host stops one someone else started.
+    expect(await m.f.rooms.setTranscription(pro.actor, true)).toBe(true);
+    expect(await m.f.rooms.setTranscription(m.host.actor, false)).toBe(true);
+  });
 });

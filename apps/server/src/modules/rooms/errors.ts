@@ -50,7 +50,8 @@ export const ROOM_MESSAGES = {
   removed: 'You have been removed from the meeting by the host.',
   proRequired: 'An active Pro subscription is required',
   transcriptionOff: 'Live transcription is not available on this server',
-  stopTranscriptionNotAllowed: 'Only who started the transcription, a host or a Pro participant can stop it',
+  stopTranscriptionNotAllowed:
+    'Only a host or whoever started the transcription can stop it for everyone. You can stop transcribing yourself.',
 } as const;
 
 /** Wrong passwords locked a meeting's password entry; says for how long. */

@@ -496,7 +496,7 @@ export function createRoomService(deps: RoomServiceDeps) {
      */
     async setTranscription(actor: Actor, on: boolean): Promise<boolean> {
       const { member } = actorIn(await store.get(actor.roomId), actor, 'admitted');
-      const pro = member.userId ? await deps.isPro(member.userId) : false;
+      const pro = on && member.userId ? await deps.isPro(member.userId) : false;
       if (on && !deps.canTranscribe()) throw roomErrors.transcriptionOff();
       const changed = await store.update(actor.roomId, (now) => {
         const { room, member: me } = actorIn(now, actor, 'admitted');
@@ -508,7 +508,8 @@ export function createRoomService(deps: RoomServiceDeps) {
           answers = started(me);
         } else {
           if (!room.transcription) return null;
-          if (!pro && !me.isHost && room.transcription.startedBy.id !== me.id) {
+          // Stopping is for everyone: a host, or whoever started it (others decline for themselves).
+          if (!me.isHost && room.transcription.startedBy.id !== me.id) {
             throw roomErrors.stopTranscriptionNotAllowed();
           }
           room.transcription = null;
