@@ -83,6 +83,10 @@ describe('consent to transcription', () => {
     await consent.declineButton.click();
     await consent.notice.waitFor({ state: 'detached' });
     expect(await consent.badge.getAttribute('aria-label')).toContain('Transcribing (not you)');
+    // Only a host or whoever started it stops it for everyone: Gus's bar offers his own answer.
+    await guestPage.getByRole('button', { name: 'Allow transcription' }).first().waitFor();
+    expect(await guestPage.getByRole('button', { name: 'Stop AI' }).count()).toBe(0);
+    expect(await guestPage.getByRole('button', { name: 'Stop Transcription' }).count()).toBe(0);
 
     // Gus still sees Hana's captions (and the transcript says he declined).
     await guestTools.open();

@@ -14,7 +14,7 @@ import { SummaryCard } from './SummaryCard';
 import { TranscriptList } from './TranscriptList';
 
 function TranscriptionSection() {
-  const { on, busy, toggle, startedBy } = useTranscriptionToggle();
+  const { on, busy, toggle, canStop, startedBy } = useTranscriptionToggle();
   const { streaming, notCaptioned } = useCaptions();
   const consent = useTranscriptionConsent();
   const media = useLocalMediaState();
@@ -43,10 +43,13 @@ function TranscriptionSection() {
           : 'Off. Everyone in the meeting sees when it is on, and each person may decline. Starting it counts as your own consent.'}
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" onClick={() => void toggle()} disabled={busy} aria-pressed={on}>
-          {busy ? <Spinner className="size-4" /> : on ? <CaptionsOff /> : <Captions />}
-          {on ? 'Stop Transcription' : 'Start Transcription'}
-        </Button>
+        {/* Stop is for everyone: only a host and whoever started it see it. */}
+        {!on || canStop ? (
+          <Button size="sm" onClick={() => void toggle()} disabled={busy}>
+            {busy ? <Spinner className="size-4" /> : on ? <CaptionsOff /> : <Captions />}
+            {on ? 'Stop Transcription' : 'Start Transcription'}
+          </Button>
+        ) : null}
         {on && consent.consent !== 'allowed' ? (
           <Button size="sm" variant="secondary" disabled={consent.answering} onClick={consent.allow}>
             {consent.consent === null ? TRANSCRIPTION_TEXTS.continue : TRANSCRIPTION_TEXTS.allow}

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import { toast } from '@/components/ui/toast-store';
 import { useStore } from '@/lib/use-store';
-import { useRoomContext } from '../room-context';
+import { useRoomContext, useRoomState } from '../room-context';
 import type { CaptionsSnapshot } from './captions';
 
 /** The room's live captions: transcription state, the last lines, this listener's translation. */
@@ -12,7 +12,8 @@ export function useCaptions(): CaptionsSnapshot {
 /**
  * Start / Stop Transcription (and the bar's Start AI / Stop AI): the meeting's transcription is
  * room state on the server. Without Pro the upgrade dialog opens (spec §2, §6); the server says the
- * same (subscription_required) if the client's view of Pro was stale.
+ * same (subscription_required) if the client's view of Pro was stale. Only a host and whoever
+ * started it stop it for everyone (`canStop`); the others answer for themselves (consent).
  */
 export function useTranscriptionToggle() {
   const { session, layout, isPro } = useRoomContext();
@@ -39,7 +40,9 @@ export function useTranscriptionToggle() {
       });
     }
   }, [session, layout, isPro]);
-  return { on, busy, toggle, startedBy: transcription.startedBy };
+  const { self } = useRoomState();
+  const canStop = !!self && (self.isHost || transcription.startedBy?.id === self.id);
+  return { on, busy, toggle, canStop, startedBy: transcription.startedBy };
 }
 
 /**

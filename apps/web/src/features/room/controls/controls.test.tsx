@@ -157,7 +157,33 @@ describe('ControlBar', () => {
       });
       await vi.advanceTimersByTimeAsync(0);
     });
-    expect(screen.getByRole('button', { name: 'Stop AI' })).toHaveAttribute('aria-pressed', 'true');
+    // Its label says the state: it does not also report pressed.
+    expect(screen.getByRole('button', { name: 'Stop AI' })).not.toHaveAttribute('aria-pressed');
+  });
+
+  it('while someone else’s transcription is on, a guest’s AI button is their own answer, not Stop', async () => {
+    room = await enterTestRoom(participant('p1', 'Gus'), {
+      transcription: {
+        active: true,
+        startedBy: { id: 'h1', name: 'Hana' },
+        startedAt: new Date().toISOString(),
+      },
+    });
+    renderBar(room, { isPro: true });
+    expect(screen.queryByRole('button', { name: 'Stop AI' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Stop transcribing me' }));
+    expect(room.socket().sentOf('set_transcription')).toEqual([]);
+    const [sent] = room.socket().sentOf('set_transcription_consent');
+    expect(sent).toMatchObject({ consent: 'declined' });
+    await act(async () => {
+      room!.socket().receive({
+        type: 'participant_updated',
+        participant: participant('p1', 'Gus', { transcriptionConsent: 'declined' }),
+      });
+      room!.socket().receive({ type: 'ack', requestId: sent!.requestId as string });
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(screen.getByRole('button', { name: 'Allow transcription' })).toBeEnabled();
   });
 
   it('the server refusing transcription for want of Pro opens the upgrade dialog', async () => {

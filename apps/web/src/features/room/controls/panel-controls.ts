@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { unreadCount, type PanelId, type RoomDialog } from '../layout';
 import { useLayout, useRoomContext, useRoomState } from '../room-context';
-import { useTranscriptionToggle } from '../ai/hooks';
+import { useTranscriptionConsent, useTranscriptionToggle } from '../ai/hooks';
+import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
 import { controlButton } from './button-props';
 
 const PANEL_BUTTONS = {
@@ -45,21 +46,42 @@ export function usePanelToggle(id: keyof typeof PANEL_BUTTONS) {
 
 /**
  * Start AI / Stop AI: the meeting's live transcription (room state). Without Pro it opens the
- * upgrade dialog (spec §2); starting also opens the tools, where the transcripts appear.
+ * upgrade dialog (spec §2); starting also opens the tools, where the transcripts appear. While it
+ * is on, only a host and whoever started it see Stop AI; everyone else's button is their own
+ * answer: "Stop transcribing me", or "Allow transcription" once declined. The label says the
+ * state, so the button does not also report pressed (a screen reader would say both).
  */
 export function useAiToggle() {
-  const { on, busy, toggle: toggleTranscription } = useTranscriptionToggle();
+  const { on, busy, canStop, toggle: toggleTranscription } = useTranscriptionToggle();
+  const consent = useTranscriptionConsent();
   const { isPro } = useRoomContext();
   const { set: setPanel } = usePanels();
+  const ownAnswer = on && !canStop;
   const toggle = useCallback(() => {
+    if (ownAnswer) {
+      if (consent.declined) consent.allow();
+      else consent.decline();
+      return;
+    }
     if (!on && isPro) setPanel('tools');
     void toggleTranscription();
-  }, [on, isPro, setPanel, toggleTranscription]);
+  }, [on, ownAnswer, consent, isPro, setPanel, toggleTranscription]);
+  const label = !on
+    ? 'Start AI'
+    : canStop
+      ? 'Stop AI'
+      : consent.declined
+        ? TRANSCRIPTION_TEXTS.allow
+        : TRANSCRIPTION_TEXTS.declineLater;
   return {
     on,
-    label: on ? 'Stop AI' : 'Start AI',
+    label,
     toggle,
-    buttonProps: { type: 'button' as const, onClick: toggle, 'aria-pressed': on, disabled: busy },
+    buttonProps: {
+      type: 'button' as const,
+      onClick: toggle,
+      disabled: ownAnswer ? consent.answering : busy,
+    },
   };
 }
 
