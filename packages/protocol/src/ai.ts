@@ -55,6 +55,12 @@ export const aiCapabilitiesSchema = z.object({
     engine: z.string().nullable(),
     /** Spec §9 codes it transcribes; empty when transcription is off. */
     languages: z.array(z.string()),
+    /**
+     * The share of words this engine got right where we measured it (bench/results/), and on
+     * what; null for an engine nobody measured here. The landing page shows this, never a figure
+     * the running engine cannot back.
+     */
+    wordAccuracy: z.object({ percent: z.number(), measuredOn: z.string() }).nullable(),
   }),
   translation: z.object({
     engine: z.string().nullable(),

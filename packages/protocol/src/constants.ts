@@ -154,7 +154,8 @@ export const MARKETING_FIGURES = {
   ratingCount: '2,847',
   hoursSavedPerWeek: '3+',
   usersSaving4Hours: '73%',
-  transcriptionAccuracy: '99.2%',
+  // The spec's '99.2% transcription accuracy' is not here: the landing page shows the figure
+  // measured for the running engine (GET /api/ai/capabilities wordAccuracy), or none.
   efficiencyBoost: '40%',
 } as const;
 

@@ -1,5 +1,6 @@
 import type * as Constants from '@parley/protocol/constants';
 import type { Feature } from '@parley/protocol/constants';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -49,13 +50,33 @@ const AI_ITEMS: [string, Feature | null][] = [
   ['Download or export as PDF', 'pdfExport'],
 ];
 
+/** What GET /api/ai/capabilities says of the running engine's measured accuracy. */
+let wordAccuracy: { percent: number; measuredOn: string } | null = null;
+
 function renderSections() {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() =>
+      Promise.resolve(
+        new Response(
+          JSON.stringify({
+            transcription: { engine: wordAccuracy ? 'pocketsphinx' : null, languages: [], wordAccuracy },
+            translation: { engine: null, targets: [] },
+            summaries: { engine: 'embedded' },
+          }),
+          { headers: { 'content-type': 'application/json' } },
+        ),
+      ),
+    ),
+  );
   return render(
-    <MemoryRouter>
-      <FeatureSection />
-      <SuperchargePromo />
-      <AiMarketing />
-    </MemoryRouter>,
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <FeatureSection />
+        <SuperchargePromo />
+        <AiMarketing />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 
@@ -138,5 +159,22 @@ describe('landing marketing sections', () => {
     expect(screen.getByTestId('ai-in-development')).toHaveTextContent(
       'Live translation and AI summaries are still in development.',
     );
+  });
+
+  it('shows the transcription accuracy measured for the running engine, never the spec’s 99.2%', async () => {
+    wordAccuracy = { percent: 73, measuredOn: 'recorded human speech' };
+    const { unmount } = renderSections();
+    // The dt (for screen readers) and the visible dd both say it.
+    await screen.findAllByText('of words transcribed right (measured on recorded human speech)');
+    expect(screen.getAllByText('73%').length).toBeGreaterThan(0);
+    expect(screen.queryByText('99.2%')).toBeNull();
+    unmount();
+    // An engine nobody measured (or none): no accuracy figure at all.
+    wordAccuracy = null;
+    renderSections();
+    await screen.findAllByText('efficiency boost');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.queryAllByText(/transcribed right/)).toEqual([]);
+    expect(screen.queryByText('99.2%')).toBeNull();
   });
 });
