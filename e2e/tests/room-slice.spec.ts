@@ -175,8 +175,23 @@ describe('room slice', () => {
     await rex.room.waitJoined();
 
     await host.openPeople();
-    hostPage.once('dialog', (d) => void d.accept());
     await host.peoplePanel.getByRole('button', { name: 'Remove Rex' }).click();
+    // The app's own confirmation, not the browser's: Cancel keeps Rex, at desktop and phone width.
+    const confirm = hostPage.getByRole('dialog', { name: 'Remove Rex from the meeting?' });
+    await confirm.waitFor();
+    await screenshot(hostPage, 'room-remove-confirm-desktop');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await hostPage.setViewportSize(VIEWPORTS.phone);
+    await host.peoplePanel.getByRole('button', { name: 'Remove Rex' }).click();
+    await confirm.waitFor();
+    expect(await insideViewport(hostPage, confirm)).toBe(true);
+    await screenshot(hostPage, 'room-remove-confirm-phone');
+    await hostPage.setViewportSize(VIEWPORTS.desktop);
+    await hostPage
+      .getByRole('dialog', { name: 'Remove Rex from the meeting?' })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
     await rex.page.getByRole('heading', { name: 'You were removed from the meeting' }).waitFor();
     const allowBack = host.removedSection.getByRole('button', { name: 'Allow Rex back' });
     await allowBack.waitFor({ timeout: 5000 });

@@ -454,8 +454,11 @@ describe('meeting room flows: refusals, password, waiting room, host controls, s
     await hostPage.getByRole('button', { name: 'Ask Wendy to unmute' }).waitFor();
 
     // Removal.
-    hostPage.once('dialog', (d) => void d.accept());
     await hostPage.getByRole('button', { name: 'Remove Wendy' }).click();
+    await hostPage
+      .getByRole('dialog', { name: 'Remove Wendy from the meeting?' })
+      .getByRole('button', { name: 'Remove', exact: true })
+      .click();
     await page.getByRole('heading', { name: 'You were removed from the meeting' }).waitFor();
     await eventually(
       () => host.remoteTiles.count(),

@@ -14,10 +14,11 @@ import {
   Wrench,
   X,
 } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { FreeTimeStrip } from '@/features/billing/FreeTimeStatus';
 import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
 import { cn } from '@/lib/cn';
 import { useModeration } from '../controls/host-controls';
 import { usePanels } from '../controls/panel-controls';
@@ -145,8 +146,32 @@ function PeopleTab() {
   const isHost = moderation.canModerate;
   const transcribing = useCaptions().transcription.active;
   const everyone = self ? [self, ...room.participants] : room.participants;
+  /** Whom the host asked to remove: the in-app confirmation is open for them. */
+  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
   return (
     <div className="space-y-4 overflow-y-auto p-3">
+      <Dialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={removing ? `Remove ${removing.name} from the meeting?` : ''}
+        description="They leave at once and cannot join again until you allow them back."
+        className="max-w-sm"
+      >
+        <div className="flex justify-end gap-2">
+          <Button variant="ghost" onClick={() => setRemoving(null)}>
+            Cancel
+          </Button>
+          <Button
+            variant="destructive"
+            onClick={() => {
+              if (removing) moderation.remove(removing.id);
+              setRemoving(null);
+            }}
+          >
+            <UserMinus /> Remove
+          </Button>
+        </div>
+      </Dialog>
       {isHost && room.waitingList.length > 0 ? (
         <section aria-label="Waiting room">
           <h3 className="mb-1 px-2 text-xs font-semibold uppercase tracking-wide text-amber-300">
@@ -185,7 +210,7 @@ function PeopleTab() {
               canModerate={isHost}
               transcribing={transcribing}
               onMute={(muted) => moderation.setMuted(p.id, muted)}
-              onRemove={() => moderation.remove(p.id, p.name)}
+              onRemove={() => setRemoving({ id: p.id, name: p.name })}
             />
           ))}
         </ul>

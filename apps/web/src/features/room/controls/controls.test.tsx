@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -67,6 +67,28 @@ describe('ControlBar', () => {
       await vi.advanceTimersByTimeAsync(0);
     });
     expect(screen.getByRole('button', { name: 'Mute All' })).toBeEnabled();
+  });
+
+  it('Remove asks in the app first: Cancel sends nothing, Remove sends remove_participant', async () => {
+    room = await enterTestRoom(participant('p1', 'Hana', { isHost: true }), {
+      others: [participant('p2', 'Gus')],
+    });
+    renderBar(room, { withPanel: true });
+    fireEvent.click(screen.getAllByRole('button', { name: /People/ })[0]!);
+    const confirmSpy = vi.spyOn(window, 'confirm');
+    fireEvent.click(button('Remove Gus'));
+    const dialog = screen.getByRole('dialog', { name: 'Remove Gus from the meeting?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(room.socket().sentOf('remove_participant')).toEqual([]);
+    fireEvent.click(button('Remove Gus'));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Remove Gus from the meeting?' })).getByRole('button', {
+        name: 'Remove',
+      }),
+    );
+    expect(room.socket().sentOf('remove_participant').at(-1)).toMatchObject({ targetParticipantId: 'p2' });
+    expect(confirmSpy).not.toHaveBeenCalled();
   });
 
   it('lists removed people to the host in People, each with Allow back sending allow_rejoin', async () => {

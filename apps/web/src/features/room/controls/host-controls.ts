@@ -32,9 +32,8 @@ export function useModeration() {
   return {
     canModerate: isHost,
     setMuted: (id: string, muted: boolean) => void session.muteParticipant(id, muted),
-    remove: (id: string, name: string) => {
-      if (window.confirm(`Remove ${name} from the meeting?`)) void session.removeParticipant(id);
-    },
+    /** After the host confirmed (the People tab's in-app dialog, never the browser's confirm). */
+    remove: (id: string) => void session.removeParticipant(id),
     admit: (id: string) => void session.admit(id),
     deny: (id: string) => void session.deny(id),
     allowBack: (id: string) => void session.allowRejoin(id),
