@@ -59,9 +59,9 @@ export interface PocketsphinxOptions {
 
 /**
  * A streamed clip may run this far ahead of its decoder before ffmpeg is held back: bounded memory
- * per clip, and an aborted clip frees its decoder within about this much decoding.
+ * per clip (64 KB), and an aborted clip frees its decoder within about this much decoding.
  */
-const CLIP_BACKLOG_SAMPLES = 5 * SAMPLE_RATE;
+const CLIP_BACKLOG_SAMPLES = 2 * SAMPLE_RATE;
 
 const ENGLISH = new Set(['en', 'auto']);
 
@@ -190,14 +190,25 @@ export class PocketsphinxSpeechToText implements SpeechToText {
     let wake: (() => void) | null = null;
     let failure: Error | null = null;
     const texts: string[] = [];
-    const write = (pcm: Buffer) => {
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    /** Into the decoder in slices of a second, ffmpeg held back while it is CLIP_BACKLOG behind. */
+    const feed = async (pcm: Buffer) => {
       let data = carry ? Buffer.concat([carry, pcm]) : pcm;
       carry = data.length % 2 ? Buffer.from(data.subarray(data.length - 1)) : null;
       if (carry) data = data.subarray(0, data.length - 1);
-      if (data.length === 0) return;
-      const samples = pcmSamples(data);
-      worker.write(samples);
-      written += samples.length;
+      for (let at = 0; at < data.length; at += SAMPLE_RATE * 2) {
+        while (!failure && !signal?.aborted && written - decoded > CLIP_BACKLOG_SAMPLES) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+        }
+        if (failure) throw failure;
+        if (signal?.aborted) throw new ClipAbortedError();
+        const samples = pcmSamples(data.subarray(at, at + SAMPLE_RATE * 2));
+        // Counted before write(): it transfers the buffer, and a detached array has length 0.
+        written += samples.length;
+        worker.write(samples);
+      }
     };
     try {
       for await (const piece of decodeClip(audio, { maxMs, signal })) {
@@ -217,17 +228,11 @@ export class PocketsphinxSpeechToText implements SpeechToText {
               wake?.();
             },
           });
-          write(Buffer.concat(head));
+          await feed(Buffer.concat(head));
           head.length = 0;
           continue;
         }
-        write(piece);
-        // ffmpeg waits (its stdout is not read) while the decoder is more than 5 s behind.
-        while (!failure && written - decoded > CLIP_BACKLOG_SAMPLES) {
-          await new Promise<void>((resolve) => (wake = resolve));
-          wake = null;
-        }
-        if (failure) throw failure;
+        await feed(piece);
       }
       if (!streaming) {
         if (signal?.aborted) throw new ClipAbortedError();
@@ -236,6 +241,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
     } finally {
       // Ends the stream (what is queued is decoded, at most the backlog) before the pool gets the
       // decoder back: a clip abandoned mid-way stops here.
+      signal?.removeEventListener('abort', onAbort);
       if (streaming) await worker.end().catch(() => undefined);
     }
     if (failure) throw failure;
