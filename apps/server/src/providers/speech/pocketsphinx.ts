@@ -284,6 +284,8 @@ class SphinxStream implements SpeechStream {
     if (this.carry) data = data.subarray(0, data.length - 1);
     if (data.length === 0) return;
     const samples = pcmSamples(data);
+    // Read before write(): it transfers the buffer, and a detached array has length 0.
+    const count = samples.length;
     const backlogMs = ((this.written - this.decoded) * 1000) / SAMPLE_RATE;
     if (backlogMs > this.maxBacklogMs) {
       if (!this.skipping) {
@@ -294,12 +296,12 @@ class SphinxStream implements SpeechStream {
         );
       }
       this.skipping = true;
-      this.worker.skip(samples.length);
+      this.worker.skip(count);
     } else {
       this.skipping = false;
       this.worker.write(samples);
     }
-    this.written += samples.length;
+    this.written += count;
   }
 
   flush(): Promise<void> {
