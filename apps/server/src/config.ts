@@ -168,6 +168,8 @@ const envSchema = z.object({
   AI_STT_PROVIDER: z.enum(['embedded', 'openai', 'off']).optional(),
   AI_TRANSLATION_PROVIDER: z.enum(['embedded', 'openai', 'libretranslate', 'off']).optional(),
   AI_SUMMARY_PROVIDER: z.enum(['embedded', 'openai']).optional(),
+  /** The longest audio clip `/api/ai/transcribe` takes (counted on the decoded audio). */
+  AI_CLIP_MAX_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -251,6 +253,8 @@ export interface Config {
       summaryModel: string;
     };
     libreTranslate: { url: string | undefined; apiKey: string | undefined };
+    /** The longest clip the clip calls transcribe, in ms of decoded audio. */
+    clipMaxMs: number;
   };
   /** Development services that are on: anyone who reaches them can sign in as anyone, etc. */
   devServices: DevService[];
@@ -444,6 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         summaryModel: e.AI_SUMMARY_MODEL,
       },
       libreTranslate: { url: e.LIBRETRANSLATE_URL?.replace(/\/+$/, ''), apiKey: e.LIBRETRANSLATE_API_KEY },
+      clipMaxMs: e.AI_CLIP_MAX_SECONDS * 1000,
     },
     devServices,
     warnings,

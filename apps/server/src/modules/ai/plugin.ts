@@ -3,6 +3,7 @@ import type { LiveTranscript } from '@parley/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { RoomState } from '../rooms/state.js';
 import fp from 'fastify-plugin';
+import { createMemoryClipClaims, createSharedClipClaims } from './clip-claims.js';
 import { createMemoryCooldown, createSharedCooldown, type SummaryCooldown } from './cooldown.js';
 import { createLiveCaptions, type LiveCaptions } from './live.js';
 import { createAiRepository } from './repository.js';
@@ -23,7 +24,16 @@ async function aiPlugin(app: FastifyInstance): Promise<void> {
     onSpeechLatency: (seconds) => app.metrics.speechLatency(seconds),
   });
   const cooldown = app.sharedState ? createSharedCooldown(app.sharedState) : createMemoryCooldown();
-  const service = createAiService({ repo, engines: app.aiEngines, rooms: app.rooms, log: app.log, cooldown });
+  const clipClaims = app.sharedState ? createSharedClipClaims(app.sharedState) : createMemoryClipClaims();
+  const service = createAiService({
+    repo,
+    engines: app.aiEngines,
+    rooms: app.rooms,
+    log: app.log,
+    cooldown,
+    clipClaims,
+    clipMaxMs: app.config.ai.clipMaxMs,
+  });
   /** What `joined` shows of the captions so far: the last lines, untranslated (none in the test room). */
   const recentTranscripts = async (room: RoomState): Promise<LiveTranscript[]> => {
     if (room.meeting.ephemeral) return [];

@@ -177,32 +177,51 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
         preHandler: budget(AI_ROUTE_LIMITS.clips, 'transcription'),
         schema: { response: { 200: liveTranscribeResponseSchema } },
       },
-      async (request) => {
+      async (request, reply) => {
         if (!request.isMultipart()) {
           throw new HttpError(415, 'Send the audio as multipart/form-data in the field "audio"');
         }
-        let audio: Buffer | null = null;
-        let target: string | null = null;
+        // One clip per user at a time, claimed before the upload is read; the caller leaving
+        // (the response closed before it was sent) stops ffmpeg and the decoder.
+        const release = await ai.service.claimClip(requireUser(request).id);
+        const abort = new AbortController();
+        const onClose = () => {
+          if (!reply.raw.writableFinished) abort.abort();
+        };
+        reply.raw.once('close', onClose);
         try {
-          for await (const part of request.parts()) {
-            if (part.type === 'file') {
-              if (part.fieldname !== 'audio') throw badRequest('The audio must be in the field "audio"');
-              audio = await part.toBuffer();
-            } else if (part.fieldname === 'targetLanguage' && typeof part.value === 'string' && part.value) {
-              const lang = translationLanguageSchema.safeParse(part.value);
-              if (!lang.success) throw badRequest(`Unknown targetLanguage: ${part.value.slice(0, 20)}`);
-              target = lang.data;
-            }
-          }
-        } catch (err) {
-          // Ours, or the multipart parser's with a status (413 too large): as they are. A body the
-          // parser cannot read (cut off, no closing boundary) is the client's error.
-          if (err instanceof HttpError || (err as { statusCode?: number }).statusCode) throw err;
-          throw badRequest('The multipart body could not be read');
+          const { audio, target } = await readClip(request);
+          return await ai.service.transcribeClip(audio, target, abort.signal);
+        } finally {
+          reply.raw.off('close', onClose);
+          await release();
         }
-        if (!audio || audio.length === 0) throw badRequest('No audio in the request (field "audio")');
-        return ai.service.transcribeClip(audio, target);
       },
     );
   }
 };
+
+/** The multipart body of a clip call: the file in "audio" and an optional targetLanguage. */
+async function readClip(request: FastifyRequest): Promise<{ audio: Buffer; target: string | null }> {
+  let audio: Buffer | null = null;
+  let target: string | null = null;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'audio') throw badRequest('The audio must be in the field "audio"');
+        audio = await part.toBuffer();
+      } else if (part.fieldname === 'targetLanguage' && typeof part.value === 'string' && part.value) {
+        const lang = translationLanguageSchema.safeParse(part.value);
+        if (!lang.success) throw badRequest(`Unknown targetLanguage: ${part.value.slice(0, 20)}`);
+        target = lang.data;
+      }
+    }
+  } catch (err) {
+    // Ours, or the multipart parser's with a status (413 too large): as they are. A body the
+    // parser cannot read (cut off, no closing boundary) is the client's error.
+    if (err instanceof HttpError || (err as { statusCode?: number }).statusCode) throw err;
+    throw badRequest('The multipart body could not be read');
+  }
+  if (!audio || audio.length === 0) throw badRequest('No audio in the request (field "audio")');
+  return { audio, target };
+}

@@ -6,12 +6,15 @@ import {
 } from '@parley/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
+import { ClipAbortedError, ClipFormatError, ClipTooLongError } from '../../providers/speech/ffmpeg.js';
+import { SpeechCapacityError } from '../../providers/speech/types.js';
 import { SummaryBudgetError, SummaryBusyError } from '../../providers/summaries/worker.js';
 import type { SourceLine } from '../../providers/summaries/types.js';
 import type { MeetingRow, UserRow } from '../../db/schema/index.js';
 import type { RoomService } from '../rooms/service.js';
 import type { AiEngines } from './types.js';
 import type { AiRepository } from './repository.js';
+import type { ClipClaims } from './clip-claims.js';
 import type { SummaryCooldown } from './cooldown.js';
 import { boundSummaryInput } from './summary-input.js';
 
@@ -43,6 +46,12 @@ export const AI_MESSAGES = {
   sttOff: 'Transcription is not available on this server',
   noTranscript: 'This meeting has no transcript',
   undecodable: 'Could not transcribe this audio: send WebM/Opus, Ogg, WAV or MP3 with speech in it',
+  clipTooLong: (seconds: number) =>
+    `This clip is longer than ${clipLength(seconds)}: send at most ${clipLength(seconds)} of audio.`,
+  clipFormat: 'This audio format is not accepted: send WebM/Opus, Ogg, WAV, MP3, FLAC or M4A.',
+  clipInFlight: 'You are already transcribing a clip. Wait for it to finish before sending another.',
+  clipBusy: 'The server is busy transcribing other clips. Please try again in a minute.',
+  clipAbandoned: 'The request was abandoned before its clip was transcribed',
   summaryCooldown: (seconds: number) =>
     `A summary of this meeting was just made. You can make a new one in ${seconds} second${seconds === 1 ? '' : 's'}.`,
   summaryBusy: 'The server is busy making other summaries. Please try again in a minute.',
@@ -72,6 +81,9 @@ export function createAiService(deps: {
   rooms: Pick<RoomService, 'participantOf' | 'room'>;
   log: FastifyBaseLogger;
   cooldown: SummaryCooldown;
+  clipClaims: ClipClaims;
+  /** AI_CLIP_MAX_SECONDS, in ms of decoded audio. */
+  clipMaxMs: number;
 }) {
   const { repo, engines } = deps;
 
@@ -193,14 +205,35 @@ export function createAiService(deps: {
       return { keep };
     },
 
-    /** A whole clip (spec §7 chunk calls): its text, language and, if asked, a translation. */
-    async transcribeClip(audio: Buffer, targetLanguage: string | null) {
+    /**
+     * Claims the user's one clip in flight (before its upload is read): the release, or a 429
+     * when another of the user's clips is still being transcribed.
+     */
+    async claimClip(userId: string): Promise<() => Promise<void>> {
+      const release = await deps.clipClaims.claim(userId);
+      if (!release) throw tooManyRequests(AI_MESSAGES.clipInFlight, 5_000);
+      return release;
+    },
+
+    /**
+     * A whole clip (spec §7 chunk calls): its text, language and, if asked, a translation. At most
+     * `clipMaxMs` of audio (counted as it is decoded); `signal` (the request aborted) stops it.
+     */
+    async transcribeClip(audio: Buffer, targetLanguage: string | null, signal?: AbortSignal) {
       if (!engines.stt) throw new HttpError(503, `${AI_MESSAGES.sttOff}: ${engines.sttOff ?? 'off'}`);
       let text: string;
       let language: string;
       try {
-        ({ text, language } = await engines.stt.transcribeClip(audio));
+        ({ text, language } = await engines.stt.transcribeClip(audio, { maxMs: deps.clipMaxMs, signal }));
       } catch (err) {
+        if (err instanceof ClipTooLongError)
+          throw new HttpError(413, AI_MESSAGES.clipTooLong(deps.clipMaxMs / 1000));
+        if (err instanceof ClipFormatError) throw new HttpError(415, AI_MESSAGES.clipFormat);
+        if (err instanceof SpeechCapacityError)
+          throw new HttpError(503, AI_MESSAGES.clipBusy, {}, { 'retry-after': '30' });
+        // Nobody reads this answer; it is said for the log.
+        if (err instanceof ClipAbortedError || signal?.aborted)
+          throw new HttpError(499, AI_MESSAGES.clipAbandoned);
         deps.log.info({ err }, 'a clip could not be transcribed');
         throw new HttpError(422, AI_MESSAGES.undecodable);
       }
@@ -262,6 +295,12 @@ function view(
     sourceLines: row.sourceLines,
     kept,
   };
+}
+
+/** 600 → "10 minutes", 90 → "90 seconds". */
+function clipLength(seconds: number): string {
+  if (seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'}`;
+  return `${seconds} seconds`;
 }
 
 function unique(names: string[]): string[] {

@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AudioDecodeError, createPcmStreamDecoder, decodeToPcm } from './ffmpeg.js';
+import {
+  AudioDecodeError,
+  ClipAbortedError,
+  ClipFormatError,
+  ClipTooLongError,
+  clipDurationMs,
+  createPcmStreamDecoder,
+  decodeToPcm,
+} from './ffmpeg.js';
 import { requireCommand, speak, wavPcm } from './testing/audio.js';
 
 let dir: string;
@@ -52,6 +60,28 @@ describe('decodeToPcm', () => {
   it('says clearly when the bytes are not audio', async () => {
     await expect(decodeToPcm(Buffer.from('this is not audio at all'))).rejects.toThrow(AudioDecodeError);
     await expect(decodeToPcm(Buffer.alloc(0))).rejects.toThrow(/empty/);
+  });
+
+  it('refuses playlists that name other inputs: HLS and concat pointing at a local file', async () => {
+    const hls = `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nfile://${wavFile}\n#EXT-X-ENDLIST\n`;
+    await expect(decodeToPcm(Buffer.from(hls))).rejects.toThrow(ClipFormatError);
+    const concat = `ffconcat version 1.0\nfile ${wavFile}\n`;
+    await expect(decodeToPcm(Buffer.from(concat))).rejects.toThrow(/concat is not an audio container/);
+  });
+
+  it('counts the decoded audio against the limit and stops there', async () => {
+    const wav = readFileSync(wavFile);
+    const ms = await clipDurationMs(wav);
+    expect(ms).toBeGreaterThan(2000);
+    await expect(clipDurationMs(wav, { maxMs: 1000 })).rejects.toThrow(ClipTooLongError);
+  });
+
+  it('kills ffmpeg when the caller aborts', async () => {
+    const abort = new AbortController();
+    abort.abort();
+    await expect(decodeToPcm(readFileSync(wavFile), { signal: abort.signal })).rejects.toThrow(
+      ClipAbortedError,
+    );
   });
 });
 

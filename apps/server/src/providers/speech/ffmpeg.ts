@@ -1,8 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_CLIP_MAX_MS } from './types.js';
 
 /**
  * Audio in any container → 16 kHz mono signed 16-bit little-endian PCM, through the `ffmpeg`
@@ -51,35 +50,133 @@ export class AudioDecodeError extends Error {
 }
 
 /**
- * A whole clip in any format ffmpeg reads → PCM. The clip goes through a temporary file rather
- * than a pipe: MP4/M4A files often keep their index at the end, which a pipe cannot seek to.
+ * The containers a clip may come in (ffmpeg demuxer names; `matroska` is WebM too, `mov` is
+ * MP4/M4A). Anything else, notably the `hls` and `concat` playlists, which name further inputs
+ * to open, is refused before a byte is decoded (security review, issue 34 item 8).
  */
-export async function decodeToPcm(audio: Buffer, options: { timeoutMs?: number } = {}): Promise<Buffer> {
-  if (audio.length === 0) throw new AudioDecodeError('the audio is empty');
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'parley-audio-'));
-  try {
-    const input = path.join(dir, 'input');
-    await writeFile(input, audio);
-    const child = run(['-nostdin', '-i', input, '-vn', ...PCM_OUT, 'pipe:1']);
-    const stderr = keepTail(child);
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (c: Buffer) => chunks.push(c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
-    const code = await new Promise<number | null>((resolve, reject) => {
-      child.once('error', (err) => reject(new AudioDecodeError(`cannot run ffmpeg: ${err.message}`)));
-      child.once('close', (c) => resolve(c));
-    }).finally(() => clearTimeout(timer));
-    if (code !== 0) {
-      throw new AudioDecodeError(
-        code === null
-          ? 'ffmpeg took too long to decode the audio'
-          : `ffmpeg cannot decode the audio: ${stderr().split(`${input}: `).join('')}`,
-      );
-    }
-    return Buffer.concat(chunks);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+export const CLIP_FORMATS = ['wav', 'mp3', 'ogg', 'matroska', 'webm', 'flac', 'mov', 'aac'] as const;
+/** 16 kHz mono s16le: bytes per millisecond. */
+const PCM_BYTES_PER_MS = 32;
+
+/** The clip holds more audio than allowed (however long its header says it is). */
+export class ClipTooLongError extends AudioDecodeError {
+  constructor(readonly maxMs: number) {
+    super(`the audio is longer than ${Math.round(maxMs / 1000)} seconds`);
+    this.name = 'ClipTooLongError';
   }
+}
+
+/** The clip is in a container (or a playlist) that is not accepted. */
+export class ClipFormatError extends AudioDecodeError {
+  constructor(detail: string) {
+    super(`the audio format is not accepted (${detail})`);
+    this.name = 'ClipFormatError';
+  }
+}
+
+/** The caller went away (its request was aborted): ffmpeg was killed. */
+export class ClipAbortedError extends Error {
+  constructor() {
+    super('the clip was abandoned by its caller');
+    this.name = 'ClipAbortedError';
+  }
+}
+
+export interface ClipDecodeOptions {
+  /** Decoded audio allowed (default 10 minutes); past it ffmpeg is killed: ClipTooLongError. */
+  maxMs?: number;
+  /** Aborting kills ffmpeg (ClipAbortedError). */
+  signal?: AbortSignal;
+  /** ffmpeg is killed past this (default 60 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * A whole clip → its PCM, in pieces as ffmpeg decodes them (a consumer slower than ffmpeg holds
+ * it back: stdout is read only as the pieces are taken). The clip goes in on stdin and ffmpeg may
+ * open nothing else (`-protocol_whitelist pipe`: no file:, http: or other URL a container could
+ * name) and read only the containers of CLIP_FORMATS. The limit is counted on the decoded samples,
+ * not read from a header that can lie; ffmpeg is killed when the clip reaches it, when the caller
+ * aborts, on the time budget, and when the consumer stops early.
+ */
+export async function* decodeClip(audio: Buffer, options: ClipDecodeOptions): AsyncGenerator<Buffer> {
+  if (audio.length === 0) throw new AudioDecodeError('the audio is empty');
+  if (options.signal?.aborted) throw new ClipAbortedError();
+  const child = run([
+    '-nostdin',
+    '-protocol_whitelist',
+    'pipe',
+    '-format_whitelist',
+    CLIP_FORMATS.join(','),
+    '-i',
+    'pipe:0',
+    '-vn',
+    ...PCM_OUT,
+    'pipe:1',
+  ]);
+  const stderr = keepTail(child);
+  let why: Error | null = null;
+  const kill = (reason: Error) => {
+    why ??= reason;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  };
+  const onAbort = () => kill(new ClipAbortedError());
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const timer = setTimeout(
+    () => kill(new AudioDecodeError(`ffmpeg took longer than ${timeoutMs / 1000} s to decode the audio`)),
+    timeoutMs,
+  );
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', (err) => {
+      why ??= new AudioDecodeError(`cannot run ffmpeg: ${err.message}`);
+      resolve(null);
+    });
+    child.once('close', (code) => resolve(code));
+  });
+  // ffmpeg stops reading when it gives up or is killed: the rest of the clip is not wanted.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(audio);
+  const maxMs = options.maxMs ?? DEFAULT_CLIP_MAX_MS;
+  const maxBytes = maxMs * PCM_BYTES_PER_MS;
+  let total = 0;
+  try {
+    for await (const piece of child.stdout as AsyncIterable<Buffer>) {
+      total += piece.length;
+      if (total > maxBytes) kill(new ClipTooLongError(maxMs));
+      if (why) break;
+      yield piece;
+    }
+    const code = await exited;
+    if (why) throw why;
+    if (code !== 0) {
+      const said = stderr();
+      if (/not on whitelist|Unsafe file name|Protocol not found/i.test(said)) {
+        const format = /\[(\w+) @/.exec(said)?.[1];
+        throw new ClipFormatError(format ? `${format} is not an audio container we read` : said);
+      }
+      throw new AudioDecodeError(`ffmpeg cannot decode the audio: ${said || `exit ${code}`}`);
+    }
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    kill(why ?? new ClipAbortedError());
+    await exited;
+  }
+}
+
+/** How much audio a clip holds, decoding it once (nothing kept) and stopping at the limit. */
+export async function clipDurationMs(audio: Buffer, options: ClipDecodeOptions = {}): Promise<number> {
+  let bytes = 0;
+  for await (const piece of decodeClip(audio, options)) bytes += piece.length;
+  return bytes / PCM_BYTES_PER_MS;
+}
+
+/** A whole clip → all its PCM at once (at most `maxMs` of it: 32 KB a second). */
+export async function decodeToPcm(audio: Buffer, options: ClipDecodeOptions = {}): Promise<Buffer> {
+  const pieces: Buffer[] = [];
+  for await (const piece of decodeClip(audio, options)) pieces.push(piece);
+  return Buffer.concat(pieces);
 }
 
 export interface PcmStreamDecoder {

@@ -12,6 +12,7 @@ function ai(
     stt: 'embedded',
     translation: 'embedded',
     summaries: 'embedded',
+    clipMaxMs: 600_000,
     openai: {
       baseUrl: undefined,
       apiKey: undefined,

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { decodeToPcm } from './ffmpeg.js';
 import { toLanguageCode } from './languages.js';
-import type { SpeechStream, SpeechStreamOptions, SpeechToText, Transcription } from './types.js';
+import {
+  type ClipOptions,
+  DEFAULT_CLIP_MAX_MS,
+  type SpeechStream,
+  type SpeechStreamOptions,
+  type SpeechToText,
+  type Transcription,
+} from './types.js';
 import { DEFAULT_VAD, EnergySegmenter, type Segment, type VadOptions } from './vad.js';
 import { pcmToWav } from './wav.js';
 
@@ -48,12 +55,15 @@ export class OpenAiSpeechToText implements SpeechToText {
     this.where = `${url.origin}${url.pathname}`;
   }
 
-  async transcribeClip(audio: Buffer, options: { language?: string } = {}): Promise<Transcription> {
-    return this.transcribePcm(await decodeToPcm(audio), options.language);
+  /** The API takes one file: the PCM is held whole, at most `maxMs` of it (32 KB a second). */
+  async transcribeClip(audio: Buffer, options: ClipOptions = {}): Promise<Transcription> {
+    const { signal } = options;
+    const pcm = await decodeToPcm(audio, { maxMs: options.maxMs ?? DEFAULT_CLIP_MAX_MS, signal });
+    return this.transcribePcm(pcm, options.language, signal);
   }
 
   /** 16 kHz mono s16le PCM → text. */
-  async transcribePcm(pcm: Buffer, language?: string): Promise<Transcription> {
+  async transcribePcm(pcm: Buffer, language?: string, abort?: AbortSignal): Promise<Transcription> {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(pcmToWav(pcm))], { type: 'audio/wav' }), 'audio.wav');
     form.append('model', this.options.model);
@@ -70,7 +80,9 @@ export class OpenAiSpeechToText implements SpeechToText {
         method: 'POST',
         headers,
         body: form,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: abort
+          ? AbortSignal.any([abort, AbortSignal.timeout(timeoutMs)])
+          : AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
       if (err instanceof Error && err.name === 'TimeoutError') {

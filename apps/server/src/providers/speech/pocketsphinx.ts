@@ -1,7 +1,10 @@
-import { decodeToPcm } from './ffmpeg.js';
+import { ClipAbortedError, clipDurationMs, decodeClip } from './ffmpeg.js';
 import { type DecoderWorker, DecoderPool } from './pocketsphinx-pool.js';
 import { type BandwidthMode, SAMPLE_RATE } from './sphinx-decoder.js';
 import {
+  type ClipOptions,
+  DEFAULT_CLIP_MAX_MS,
+  SpeechCapacityError,
   type SpeechStream,
   type SpeechStreamOptions,
   type SpeechToText,
@@ -47,7 +50,18 @@ export interface PocketsphinxOptions {
   maxBacklogMs?: number;
   /** How long a clip waits for a decoder when all are in use. */
   clipWaitMs?: number;
+  /**
+   * Decoders clips can never take, kept for live captions (default 2 of 4, at least one decoder
+   * left to clips): a burst of uploads must not leave a meeting's speakers uncaptioned ("busy").
+   */
+  reservedForLive?: number;
 }
+
+/**
+ * A streamed clip may run this far ahead of its decoder before ffmpeg is held back: bounded memory
+ * per clip (64 KB), and an aborted clip frees its decoder within about this much decoding.
+ */
+const CLIP_BACKLOG_SAMPLES = 2 * SAMPLE_RATE;
 
 const ENGLISH = new Set(['en', 'auto']);
 
@@ -65,9 +79,16 @@ export class PocketsphinxSpeechToText implements SpeechToText {
   private readonly streams = new Set<SphinxStream>();
   private readonly maxBacklogMs: number;
   private readonly clipWaitMs: number;
+  private readonly maxUtteranceMs: number;
+  /** Clips served at once: the decoders not reserved for live captions. */
+  readonly maxClips: number;
+  private clipsRunning = 0;
+  private readonly clipsWaiting: Array<() => void> = [];
 
   constructor(options: PocketsphinxOptions = {}) {
     this.maxStreams = options.maxStreams ?? 4;
+    this.maxClips = Math.max(1, this.maxStreams - (options.reservedForLive ?? 2));
+    this.maxUtteranceMs = options.maxUtteranceMs ?? 15_000;
     this.maxBacklogMs = options.maxBacklogMs ?? 30_000;
     this.clipWaitMs = options.clipWaitMs ?? 10_000;
     this.pool = new DecoderPool({
@@ -75,7 +96,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
         modelDir: options.modelDir ?? DEFAULT_MODEL_DIR,
         extraArgs: options.extraArgs ?? [],
         frameMs: options.frameMs ?? 20,
-        maxUtteranceMs: options.maxUtteranceMs ?? 15_000,
+        maxUtteranceMs: this.maxUtteranceMs,
         bandwidth: options.bandwidth ?? 'auto',
       },
       maxDecoders: this.maxStreams,
@@ -101,15 +122,130 @@ export class PocketsphinxSpeechToText implements SpeechToText {
     return stream;
   }
 
-  async transcribeClip(audio: Buffer, options: { language?: string } = {}): Promise<Transcription> {
+  /** Clips being transcribed now (measured, waiting for or using a decoder). */
+  get clipsInFlight(): number {
+    return this.clipsRunning;
+  }
+
+  /**
+   * A clip: its length first (ffmpeg alone, nothing kept: an hour of MP3 is refused in ~2 s
+   * without a decoder), then its PCM streamed into a decoder as ffmpeg makes it. A clip that fits
+   * in one utterance is decoded whole (the better case for pocketsphinx, and at most 480 KB).
+   */
+  async transcribeClip(audio: Buffer, options: ClipOptions = {}): Promise<Transcription> {
     checkLanguage(options.language);
-    const samples = pcmSamples(await decodeToPcm(audio));
-    const worker = await this.pool.acquire(this.clipWaitMs);
+    const maxMs = options.maxMs ?? DEFAULT_CLIP_MAX_MS;
+    const { signal } = options;
+    const done = await this.clipSlot();
     try {
-      return { text: await worker.clip(samples), language: 'en' };
+      await clipDurationMs(audio, { maxMs, signal });
+      const worker = await this.pool.acquire(this.clipWaitMs);
+      try {
+        return { text: await this.decodeStreamed(worker, audio, maxMs, signal), language: 'en' };
+      } finally {
+        this.pool.release(worker);
+      }
     } finally {
-      this.pool.release(worker);
+      done();
     }
+  }
+
+  /** One of the clip slots (maxClips), waiting up to clipWaitMs, else SpeechCapacityError. */
+  private clipSlot(): Promise<() => void> {
+    const release = () => {
+      const next = this.clipsWaiting.shift();
+      if (next) next();
+      else this.clipsRunning -= 1;
+    };
+    if (this.clipsRunning < this.maxClips) {
+      this.clipsRunning += 1;
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve, reject) => {
+      const give = () => {
+        clearTimeout(timer);
+        resolve(release);
+      };
+      const timer = setTimeout(() => {
+        this.clipsWaiting.splice(this.clipsWaiting.indexOf(give), 1);
+        reject(new SpeechCapacityError(this.maxClips));
+      }, this.clipWaitMs);
+      this.clipsWaiting.push(give);
+    });
+  }
+
+  private async decodeStreamed(
+    worker: DecoderWorker,
+    audio: Buffer,
+    maxMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<string> {
+    const wholeBytes = (this.maxUtteranceMs * SAMPLE_RATE * 2) / 1000;
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let streaming = false;
+    let carry: Buffer | null = null;
+    let written = 0;
+    let decoded = 0;
+    let wake: (() => void) | null = null;
+    let failure: Error | null = null;
+    const texts: string[] = [];
+    const onAbort = () => wake?.();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    /** Into the decoder in slices of a second, ffmpeg held back while it is CLIP_BACKLOG behind. */
+    const feed = async (pcm: Buffer) => {
+      let data = carry ? Buffer.concat([carry, pcm]) : pcm;
+      carry = data.length % 2 ? Buffer.from(data.subarray(data.length - 1)) : null;
+      if (carry) data = data.subarray(0, data.length - 1);
+      for (let at = 0; at < data.length; at += SAMPLE_RATE * 2) {
+        while (!failure && !signal?.aborted && written - decoded > CLIP_BACKLOG_SAMPLES) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          wake = null;
+        }
+        if (failure) throw failure;
+        if (signal?.aborted) throw new ClipAbortedError();
+        const samples = pcmSamples(data.subarray(at, at + SAMPLE_RATE * 2));
+        // Counted before write(): it transfers the buffer, and a detached array has length 0.
+        written += samples.length;
+        worker.write(samples);
+      }
+    };
+    try {
+      for await (const piece of decodeClip(audio, { maxMs, signal })) {
+        if (!streaming) {
+          head.push(piece);
+          headBytes += piece.length;
+          if (headBytes <= wholeBytes) continue;
+          streaming = true;
+          worker.open({
+            onUtterance: (u) => texts.push(u.text),
+            onProgress: (samples) => {
+              decoded = samples;
+              wake?.();
+            },
+            onError: (err) => {
+              failure = err;
+              wake?.();
+            },
+          });
+          await feed(Buffer.concat(head));
+          head.length = 0;
+          continue;
+        }
+        await feed(piece);
+      }
+      if (!streaming) {
+        if (signal?.aborted) throw new ClipAbortedError();
+        return await worker.clip(pcmSamples(Buffer.concat(head)));
+      }
+    } finally {
+      // Ends the stream (what is queued is decoded, at most the backlog) before the pool gets the
+      // decoder back: a clip abandoned mid-way stops here.
+      signal?.removeEventListener('abort', onAbort);
+      if (streaming) await worker.end().catch(() => undefined);
+    }
+    if (failure) throw failure;
+    return texts.join(' ');
   }
 
   async close(): Promise<void> {
@@ -148,6 +284,8 @@ class SphinxStream implements SpeechStream {
     if (this.carry) data = data.subarray(0, data.length - 1);
     if (data.length === 0) return;
     const samples = pcmSamples(data);
+    // Read before write(): it transfers the buffer, and a detached array has length 0.
+    const count = samples.length;
     const backlogMs = ((this.written - this.decoded) * 1000) / SAMPLE_RATE;
     if (backlogMs > this.maxBacklogMs) {
       if (!this.skipping) {
@@ -158,12 +296,12 @@ class SphinxStream implements SpeechStream {
         );
       }
       this.skipping = true;
-      this.worker.skip(samples.length);
+      this.worker.skip(count);
     } else {
       this.skipping = false;
       this.worker.write(samples);
     }
-    this.written += samples.length;
+    this.written += count;
   }
 
   flush(): Promise<void> {

@@ -34,14 +34,28 @@ export interface Transcription {
   language: string;
 }
 
+export interface ClipOptions {
+  language?: string;
+  /** Decoded audio allowed (ClipTooLongError past it); default DEFAULT_CLIP_MAX_MS. */
+  maxMs?: number;
+  /** The caller went away: ffmpeg and the decoder stop, and the decoder is given back. */
+  signal?: AbortSignal;
+}
+
+/** The longest clip transcribed when the caller names no limit (AI_CLIP_MAX_SECONDS). */
+export const DEFAULT_CLIP_MAX_MS = 10 * 60_000;
+
 export interface SpeechToText {
   /** For logs and the capabilities endpoint: 'pocketsphinx', 'openai-compatible'. */
   readonly name: string;
   /** Languages it transcribes (spec §9 codes); 'any' for a provider that detects the language. */
   readonly languages: readonly string[] | 'any';
   openStream(options: SpeechStreamOptions): SpeechStream;
-  /** A whole clip in any container ffmpeg reads (webm/opus chunk, wav, mp3, …). */
-  transcribeClip(audio: Buffer, options?: { language?: string }): Promise<Transcription>;
+  /**
+   * A whole clip in an accepted container (ffmpeg.ts CLIP_FORMATS: webm/opus, ogg, wav, mp3,
+   * flac, m4a): ClipTooLongError, ClipFormatError, ClipAbortedError, SpeechCapacityError.
+   */
+  transcribeClip(audio: Buffer, options?: ClipOptions): Promise<Transcription>;
   /** Frees every decoder, worker and child process. */
   close(): Promise<void>;
   /** Streams and clips served at once (an embedded engine's cap); absent when unbounded. */
