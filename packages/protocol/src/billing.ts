@@ -53,7 +53,11 @@ const email = z
   .pipe(z.string().max(254));
 
 /** POST /api/payment/setup-intent */
-export const setupIntentBodySchema = z.object({ email });
+/**
+ * `meetingId`: the meeting whose free time asks for the card; the caller must be its admitted
+ * participant (join token as `Authorization: Bearer` or the room cookie): the billing session.
+ */
+export const setupIntentBodySchema = z.object({ email, meetingId: safe(z.string().min(1).max(64)) });
 export const setupIntentResponseSchema = z.object({ clientSecret: z.string() });
 
 /** POST /api/payment/save-method */
@@ -69,7 +73,8 @@ export const saveMethodResponseSchema = z.object({
 /** POST /api/billing/start */
 export const billingStartBodySchema = z.object({
   meetingId: safe(z.string().min(1).max(64)),
-  participantEmail: email,
+  /** Kept for older pages; it names nobody (the caller's own card pays its own clock). */
+  participantEmail: email.optional(),
 });
 export const billingStartResponseSchema = z.object({
   started: z.literal(true),

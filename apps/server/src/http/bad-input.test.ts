@@ -106,8 +106,12 @@ const ROUTES: Record<string, RouteRule> = {
   'GET /api/recordings/:id/download': { access: 'user' },
   'GET /api/ai/capabilities': { access: 'public' },
   // The free tier's card and billing (spec §7): the caller's own card (a session, or the guest's
-  // billing cookie); starting billing also needs the caller's join token of the meeting.
-  'POST /api/payment/setup-intent': { access: 'public', example: () => ({ email: 'payer@example.com' }) },
+  // browser secret); a setup intent and starting billing need the caller's join token of the
+  // meeting (the billing session).
+  'POST /api/payment/setup-intent': {
+    access: 'participant',
+    example: (f) => ({ email: 'payer@example.com', meetingId: f.owner.meetingId }),
+  },
   'POST /api/payment/save-method': {
     access: 'public',
     example: () => ({ email: 'payer@example.com', paymentMethodId: 'pm_fuzz' }),

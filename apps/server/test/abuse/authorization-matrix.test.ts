@@ -89,10 +89,11 @@ const DECISIONS: Record<string, RouteDecision> = {
   // The sandbox card form: the client secret is the credential.
   'POST /api/payment/sandbox/confirm': { roles: everyone('open') },
   'POST /api/payment/sandbox/authenticate': { roles: everyone('open') },
-  // The free tier's card: anyone saves one of its own (a session, or a guest's billing cookie).
+  // The free tier's card: saved in a billing session, i.e. by an admitted participant of the
+  // meeting (its join token), for its own account or browser (issue 34 item 7).
   'POST /api/payment/setup-intent': {
-    roles: everyone('allow'),
-    body: (who) => ({ email: who.email ?? 'guest@example.com' }),
+    roles: only('host', 'guest'),
+    body: (who) => ({ email: who.email ?? 'guest@example.com', meetingId: w.meetingId }),
   },
   // Without a confirmed setup intent of the caller's own: 409/400 for everyone.
   'POST /api/payment/save-method': {

@@ -29,8 +29,9 @@ export const meetingBilling = pgTable('meeting_billing', {
 
 /**
  * One person's time in one meeting, kept so that leaving, rejoining, reloading or a server
- * restart does not reset it. `clockKey` is `user:{id}` (signed in), `email:{address}` (the join
- * form's e-mail) or `browser:{id}` (neither).
+ * restart does not reset it. `clockKey` is `user:{id}` (signed in) or `guest:{sha256 of the
+ * browser secret}` (`browser:{id}` / `session:{key}` when cookies are refused); rows keyed
+ * `email:{address}` are from before issue 34 and no longer used.
  */
 export const freeTimeClocks = pgTable(
   'free_time_clocks',
@@ -42,9 +43,17 @@ export const freeTimeClocks = pgTable(
     usedMs: bigint('used_ms', { mode: 'number' }).notNull().default(0),
     /** The billing account whose card pays the overage, once billing started. */
     overageAccountId: uuid('overage_account_id'),
+    /**
+     * The address a guest's clock was opened from (null for signed-in clocks): where a guest's
+     * free time ran out, a new guest clock starts with none (free-time.ts#open).
+     */
+    clientAddress: text('client_address'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.meetingId, t.clockKey] })],
+  (t) => [
+    primaryKey({ columns: [t.meetingId, t.clockKey] }),
+    index('free_time_clocks_address_idx').on(t.meetingId, t.clientAddress),
+  ],
 );
 export type FreeTimeClockRow = typeof freeTimeClocks.$inferSelect;
 

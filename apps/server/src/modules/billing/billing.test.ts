@@ -52,22 +52,30 @@ async function guestEnters(
   });
   expect(res.statusCode).toBe(201);
   const joined = res.json<{ id: string; joinToken: string; name: string }>();
+  // A guest's browser gets its browser secret when it joins: its clock and card are that browser's.
+  const owner = headers.cookie ?? cookieOf(res.headers['set-cookie'], BILLING_COOKIE);
   const socket = await connect(ws, meetingId, { name });
   socket.send({ type: 'join_meeting', joinToken: joined.joinToken });
   await socket.next('joined');
-  return { ...joined, socket };
+  return { ...joined, socket, owner, meetingId };
 }
 
-/** Saves the sandbox's 4242 card as `email`, for a guest (its billing cookie) or a signed-in user. */
-async function saveCard(email: string, cookie?: string): Promise<string> {
+/**
+ * Saves the sandbox's 4242 card as `email` in a participant's billing step (its join token), for
+ * a guest (its browser secret) or a signed-in user (its session cookie).
+ */
+async function saveCard(
+  email: string,
+  who: { owner: string; joinToken: string; meetingId: string },
+): Promise<string> {
+  const { owner } = who;
   const intent = await t.app.inject({
     method: 'POST',
     url: '/api/payment/setup-intent',
-    headers: cookie ? { cookie } : {},
-    payload: { email },
+    headers: { cookie: owner, authorization: `Bearer ${who.joinToken}` },
+    payload: { email, meetingId: who.meetingId },
   });
   expect(intent.statusCode).toBe(200);
-  const owner = cookie ?? cookieOf(intent.headers['set-cookie'], BILLING_COOKIE);
   const { clientSecret } = intent.json<{ clientSecret: string }>();
   expect(clientSecret).toMatch(/^seti_.+_secret_/);
   const confirmed = await t.app.inject({
@@ -95,7 +103,7 @@ describe('the free tier in a meeting', () => {
     const first = await gus.socket.next('free_time');
     expect(first.freeTime).toMatchObject({ mode: 'free', freeMs: 45 * MINUTE_MS, minuteMs: MINUTE_MS });
 
-    const owner = await saveCard('pia@example.com');
+    const owner = await saveCard('pia@example.com', pia);
     const started = await t.app.inject({
       method: 'POST',
       url: '/api/billing/start',
@@ -148,9 +156,15 @@ describe('the free tier in a meeting', () => {
     expect(reported.length).toBeGreaterThanOrEqual(rows.length);
     pia.socket.close();
 
-    // Gus cannot come back for more free time: the clock is his e-mail's.
-    const again = await guestEnters(m.meetingId, 'Gus Two', 'gus@example.com');
-    expect((await again.socket.next('free_time_ended', 2000)).message).toBe(BILLING_MESSAGES.endedBody);
+    // Gus cannot come back for more free time: his browser's clock has run out, and so has a new
+    // browser's from his address (only the grace, then the call ends).
+    const back = await guestEnters(m.meetingId, 'Gus', 'gus@example.com', { cookie: gus.owner });
+    expect((await back.socket.next('free_time_ended', 2000)).message).toBe(BILLING_MESSAGES.endedBody);
+    const again = await guestEnters(m.meetingId, 'Gus Two', 'gus2@example.com');
+    expect((await again.socket.next('free_time')).freeTime).toMatchObject({ mode: 'grace', remainingMs: 0 });
+    expect((await again.socket.next('free_time_ended', GRACE_MS + 2000)).message).toBe(
+      BILLING_MESSAGES.endedBody,
+    );
   }, 20_000);
 
   it('a Pro participant hears unlimited time; a Pro host can cover everyone', async () => {
@@ -212,12 +226,26 @@ describe('the free tier in a meeting', () => {
     expect(noSetup.statusCode).toBe(409);
     expect(noSetup.json().message).toBe(BILLING_ERRORS.notSetUp);
 
+    const m = await createMeeting(t, { hostId });
+    // No billing session (not a participant of the meeting): no setup intent, no browser secret.
+    const anonymous = await t.app.inject({
+      method: 'POST',
+      url: '/api/payment/setup-intent',
+      payload: { email: 'y@example.com', meetingId: m.meetingId },
+    });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().message).toBe(BILLING_ERRORS.needsSession);
+    expect(anonymous.headers['set-cookie']).toBeUndefined();
+
+    const yan = await guestEnters(m.meetingId, 'Yan', 'y@example.com');
     const intent = await t.app.inject({
       method: 'POST',
       url: '/api/payment/setup-intent',
-      payload: { email: 'y@example.com' },
+      headers: { cookie: yan.owner, authorization: `Bearer ${yan.joinToken}` },
+      payload: { email: 'y@example.com', meetingId: m.meetingId },
     });
-    const owner = cookieOf(intent.headers['set-cookie'], BILLING_COOKIE);
+    expect(intent.statusCode).toBe(200);
+    const owner = yan.owner;
     // Not confirmed yet: a made-up payment method is refused.
     const unconfirmed = await t.app.inject({
       method: 'POST',
@@ -228,24 +256,17 @@ describe('the free tier in a meeting', () => {
     expect(unconfirmed.statusCode).toBe(400);
     expect(unconfirmed.json().message).toBe(BILLING_ERRORS.notConfirmed);
 
-    const m = await createMeeting(t, { hostId });
     const noCard = await t.app.inject({
       method: 'POST',
       url: '/api/billing/start',
-      headers: { cookie: owner },
+      headers: { cookie: owner, authorization: `Bearer ${yan.joinToken}` },
       payload: { meetingId: m.meetingId, participantEmail: 'y@example.com' },
     });
     expect(noCard.statusCode).toBe(402);
     expect(noCard.json().message).toBe(BILLING_ERRORS.noCard);
 
-    const zed = await saveCard('zed@example.com');
-    const mismatch = await t.app.inject({
-      method: 'POST',
-      url: '/api/billing/start',
-      headers: { cookie: zed },
-      payload: { meetingId: m.meetingId, participantEmail: 'someone-else@example.com' },
-    });
-    expect(mismatch.statusCode).toBe(400);
+    const zedIn = await guestEnters(m.meetingId, 'Zed', 'zed@example.com');
+    const zed = await saveCard('zed@example.com', zedIn);
     const notJoined = await t.app.inject({
       method: 'POST',
       url: '/api/billing/start',
@@ -258,14 +279,17 @@ describe('the free tier in a meeting', () => {
     const stranger = await t.app.inject({
       method: 'POST',
       url: '/api/billing/start',
+      headers: { authorization: `Bearer ${yan.joinToken}` },
       payload: { meetingId: m.meetingId, participantEmail: 'zed@example.com' },
     });
     expect(stranger.statusCode).toBe(402);
+    yan.socket.close();
+    zedIn.socket.close();
 
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/payment/setup-intent',
-      payload: { email: 'not-an-email' },
+      payload: { email: 'not-an-email', meetingId: m.meetingId },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toMatch(/email/);

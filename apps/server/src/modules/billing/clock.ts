@@ -86,21 +86,26 @@ export function unlimitedState(reason: 'pro' | 'covered', r: ClockRules): FreeTi
   };
 }
 
-/**
- * Whose clock a participant uses: the account when signed in, else the join form's e-mail, else
- * the browser (its kept id, or the tab's session when it sent none).
- */
 /** The prefix of a signed-in person's clock key. */
 export const USER_CLOCK_KEY = 'user:';
+/** The prefix of a guest's clock key when its browser holds a browser secret. */
+export const GUEST_CLOCK_KEY = 'guest:';
 
+/**
+ * Whose clock a participant uses: the account when signed in, else the browser secret its
+ * browser holds (billing/browser-secret.ts), else (cookies refused) its kept id or the tab's
+ * session. Never the e-mail typed in the join form: anyone can type anyone's (issue 34 item 4).
+ * A signed-in clock and a guest's clock have the key of the billing account that may pay them
+ * (`service.ts#ownerKeyOf`), so a card pays only its owner's minutes.
+ */
 export function clockKeyOf(p: {
   userId: string | null;
-  email: string | null;
+  browserKey: string | null;
   browserId: string | null;
   sessionKey: string;
 }): string {
   if (p.userId) return `${USER_CLOCK_KEY}${p.userId}`;
-  if (p.email) return `email:${p.email.trim().toLowerCase()}`;
+  if (p.browserKey) return `${GUEST_CLOCK_KEY}${p.browserKey}`;
   if (p.browserId) return `browser:${p.browserId}`;
   return `session:${p.sessionKey}`;
 }

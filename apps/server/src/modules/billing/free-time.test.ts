@@ -6,11 +6,20 @@ import { DEFAULT_RULES } from './clock.js';
 import { FakeClock } from './testing/fake-clock.js';
 
 const MIN = 60_000;
-const log = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
+/** Ann's card, saved in her browser (the owner key is her clock's). */
+const ann = { id: 'acct-1', ownerKey: 'guest:k-ann' };
+const log = {
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+} as unknown as FastifyBaseLogger;
 
 /** The billing tables in memory, with the ledger's unique (meeting, clock, minute). */
 function memoryRepo() {
-  const clocks = new Map<string, { usedMs: number; overageAccountId: string | null }>();
+  const clocks = new Map<
+    string,
+    { usedMs: number; overageAccountId: string | null; clientAddress: string | null }
+  >();
   const ledger = new Map<string, { accountId: string; minute: number; clockKey: string }>();
   const covered = new Set<string>();
   const repo: FreeTimeDeps['repo'] = {
@@ -22,18 +31,30 @@ function memoryRepo() {
             clockKey,
             usedMs: c.usedMs,
             overageAccountId: c.overageAccountId,
+            clientAddress: c.clientAddress,
             updatedAt: new Date(),
           }
         : null;
     },
-    async saveClock(meetingId, clockKey, usedMs) {
+    async saveClock(meetingId, clockKey, usedMs, clientAddress = null) {
       const k = `${meetingId}|${clockKey}`;
-      const c = clocks.get(k) ?? { usedMs: 0, overageAccountId: null };
+      const c = clocks.get(k) ?? { usedMs: 0, overageAccountId: null, clientAddress };
       clocks.set(k, { ...c, usedMs: Math.max(c.usedMs, Math.round(usedMs)) });
     },
     async setOverageAccount(meetingId, clockKey, accountId) {
       const k = `${meetingId}|${clockKey}`;
-      clocks.set(k, { usedMs: clocks.get(k)?.usedMs ?? 0, overageAccountId: accountId });
+      const c = clocks.get(k) ?? { usedMs: 0, overageAccountId: null, clientAddress: null };
+      clocks.set(k, { ...c, overageAccountId: accountId });
+    },
+    async addressRanOut(meetingId, clientAddress, freeMs) {
+      return [...clocks].some(
+        ([k, c]) =>
+          k.startsWith(`${meetingId}|`) &&
+          !k.startsWith(`${meetingId}|user:`) &&
+          c.clientAddress === clientAddress &&
+          c.usedMs >= freeMs &&
+          c.overageAccountId === null,
+      );
     },
     async chargedMinutes(meetingId, clockKey) {
       let n = 0;
@@ -121,7 +142,7 @@ function setup(store = memoryRepo()) {
 describe('the free-time clock (fake clock)', () => {
   it('counts 45 minutes: hint at 10 left, prompt and warning at 40, grace at 45, removal after 30 s', async () => {
     const s = setup();
-    await s.join('ann', { email: 'ann@example.com' });
+    await s.join('ann', { browserKey: 'k-ann' });
     expect(s.last('ann')).toMatchObject({
       mode: 'free',
       remainingMs: 45 * MIN,
@@ -174,17 +195,17 @@ describe('the free-time clock (fake clock)', () => {
     expect(s.clock.pending).toBe(0);
   });
 
-  it('leaving and rejoining (a new participant, the same e-mail) keeps the clock; time away is not counted', async () => {
+  it('leaving and rejoining (a new participant, the same browser) keeps the clock; time away is not counted', async () => {
     const s = setup();
-    await s.join('ann-1', { email: 'Ann@Example.com' });
+    await s.join('ann-1', { browserKey: 'k-ann' });
     await s.clock.advance(10 * MIN);
     await s.service.gone('ann-1');
     await s.clock.advance(60 * MIN);
-    await s.join('ann-2', { email: 'ann@example.com' });
+    await s.join('ann-2', { browserKey: 'k-ann' });
     expect(s.last('ann-2').elapsedMs).toBe(10 * MIN);
     expect(s.last('ann-2').remainingMs).toBe(35 * MIN);
-    // Another name with another e-mail is another person.
-    await s.join('bob', { email: 'bob@example.com' });
+    // Another browser is another person.
+    await s.join('bob', { browserKey: 'k-bob' });
     expect(s.last('bob').elapsedMs).toBe(0);
   });
 
@@ -201,19 +222,19 @@ describe('the free-time clock (fake clock)', () => {
 
   it('a clock whose free time and grace are used up sends a returning participant away at once', async () => {
     const s = setup();
-    await s.join('ann', { email: 'ann@example.com' });
+    await s.join('ann', { browserKey: 'k-ann' });
     await s.clock.advance(46 * MIN);
     expect(s.expelled).toEqual(['ann']);
-    await s.join('ann-back', { email: 'ann@example.com' });
+    await s.join('ann-back', { browserKey: 'k-ann' });
     expect(s.expelled).toEqual(['ann', 'ann-back']);
   });
 
   it('a card saved during the grace: every started minute past 45 is charged once, and it stays', async () => {
     const s = setup();
-    await s.join('ann', { email: 'ann@example.com' });
+    await s.join('ann', { browserKey: 'k-ann' });
     await s.clock.advance(45 * MIN + 10_000);
     expect(s.last('ann').mode).toBe('grace');
-    const state = await s.service.startOverage('room-1', 'ann', 'acct-1');
+    const state = await s.service.startOverage('room-1', 'ann', ann);
     expect(state).toMatchObject({ mode: 'overage', overageMinutes: 1, overageCents: 10, prompt: false });
     await s.clock.advance(60_000);
     expect(s.last('ann')).toMatchObject({ mode: 'overage', overageMinutes: 2, overageCents: 20 });
@@ -228,7 +249,7 @@ describe('the free-time clock (fake clock)', () => {
     const s = setup();
     await s.join('tab-1', { userId: 'u-ann' });
     await s.join('tab-2', { userId: 'u-ann' });
-    await s.service.startOverage('room-1', 'tab-1', 'acct-1');
+    await s.service.startOverage('room-1', 'tab-1', { id: 'acct-1', ownerKey: 'user:u-ann' });
     await s.clock.advance(47 * MIN - 1);
     // Two sockets: one clock, 47 minutes used, not 94.
     expect(s.last('tab-2')).toMatchObject({ mode: 'overage', overageMinutes: 2 });
@@ -247,14 +268,14 @@ describe('the free-time clock (fake clock)', () => {
   it('a Pro host covering everyone stops the clocks; turning it off runs them again from where they were', async () => {
     const s = setup();
     s.pro.add('u-host');
-    await s.join('ann', { email: 'ann@example.com' });
+    await s.join('ann', { browserKey: 'k-ann' });
     await s.clock.advance(30 * MIN);
     s.store.covered.add('room-1');
     await s.service.setCovered('room-1', true);
     expect(s.last('ann')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
     await s.clock.advance(120 * MIN);
     expect(s.expelled).toEqual([]);
-    await s.join('bob', { email: 'bob@example.com' });
+    await s.join('bob', { browserKey: 'k-bob' });
     expect(s.last('bob')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
     s.store.covered.delete('room-1');
     await s.service.setCovered('room-1', false);
@@ -267,7 +288,7 @@ describe('the free-time clock (fake clock)', () => {
     const s = setup();
     s.pro.add('u-host');
     s.store.covered.add('room-1');
-    await s.join('ann', { email: 'ann@example.com' });
+    await s.join('ann', { browserKey: 'k-ann' });
     await s.clock.advance(60 * MIN);
     expect(s.last('ann')).toMatchObject({ mode: 'unlimited', reason: 'covered' });
     // The host's subscription lapses; the cover stays switched on.
@@ -277,7 +298,7 @@ describe('the free-time clock (fake clock)', () => {
     await s.clock.advance(45 * MIN + 30_000 + 1);
     expect(s.expelled).toEqual(['ann']);
     // A newcomer in a meeting whose host has no Pro is counted from the start.
-    await s.join('bob', { email: 'bob@example.com' });
+    await s.join('bob', { browserKey: 'k-bob' });
     expect(s.last('bob').mode).toBe('free');
   });
 
@@ -313,15 +334,45 @@ describe('the free-time clock (fake clock)', () => {
     await s.join('ann', { userId: 'u-ann' });
     await s.clock.advance(45 * MIN + 1_000);
     s.pro.add('u-ann');
-    const state = await s.service.startOverage('room-1', 'ann', 'acct-1');
+    const state = await s.service.startOverage('room-1', 'ann', { id: 'acct-1', ownerKey: 'user:u-ann' });
     expect(state).toMatchObject({ mode: 'unlimited', reason: 'pro' });
     expect(s.store.ledger.size).toBe(0);
   });
 
   it('billing cannot start for someone who is not in the room', async () => {
     const s = setup();
-    await expect(s.service.startOverage('room-1', 'nobody', 'acct-1')).rejects.toMatchObject({
+    await expect(s.service.startOverage('room-1', 'nobody', ann)).rejects.toMatchObject({
       statusCode: 409,
     });
+  });
+  it('a typed e-mail reaches nobody: same e-mail, another browser, another clock; its card is refused', async () => {
+    const s = setup();
+    await s.join('ann', { browserKey: 'k-ann', email: 'ann@example.com' });
+    await s.service.startOverage('room-1', 'ann', ann);
+    await s.clock.advance(20 * MIN);
+    await s.service.gone('ann');
+    await s.join('mallory', { browserKey: 'k-mal', email: 'ann@example.com', clientAddress: '10.0.0.9' });
+    expect(s.last('mallory')).toMatchObject({ mode: 'free', elapsedMs: 0 });
+    await expect(s.service.startOverage('room-1', 'mallory', ann)).rejects.toMatchObject({ statusCode: 403 });
+    await s.clock.advance(46 * MIN);
+    expect(s.expelled).toEqual(['mallory']);
+    expect(s.store.ledger.size).toBe(0);
+  });
+
+  it("where a guest's free time ran out, a new guest from that address starts with only the grace", async () => {
+    const s = setup();
+    await s.join('gus', { browserKey: 'k-1', clientAddress: '10.0.0.1' });
+    await s.join('office', { browserKey: 'k-2', clientAddress: '10.0.0.1' });
+    await s.clock.advance(46 * MIN);
+    expect(s.expelled).toEqual(['gus', 'office']);
+    await s.join('gus-again', { browserKey: 'k-3', browserId: 'new-browser', clientAddress: '10.0.0.1' });
+    expect(s.last('gus-again')).toMatchObject({ mode: 'grace', remainingMs: 0 });
+    await s.clock.advance(30_001);
+    expect(s.expelled).toContain('gus-again');
+    // Another address, and a signed-in person on the same address, get their own 45 minutes.
+    await s.join('elsewhere', { browserKey: 'k-4', clientAddress: '10.0.0.2' });
+    expect(s.last('elsewhere')).toMatchObject({ mode: 'free', elapsedMs: 0 });
+    await s.join('signed-in', { userId: 'u-sig', clientAddress: '10.0.0.1' });
+    expect(s.last('signed-in')).toMatchObject({ mode: 'free', elapsedMs: 0 });
   });
 });

@@ -4,6 +4,7 @@ import { HttpError } from '../../http/errors.js';
 import {
   clockKeyOf,
   clockState,
+  freeMsOf,
   isExhausted,
   nextActionInMs,
   startedOverageMinutes,
@@ -12,6 +13,9 @@ import {
   type ClockRules,
 } from './clock.js';
 import type { BillingRepository } from './repository.js';
+
+export const OVERAGE_NOT_OWNER_MESSAGE =
+  'This card can pay only for its owner: save a card in this browser, or sign in';
 
 /** The clock's time source and timers: the real ones, or a test's fake clock. */
 export interface Timers {
@@ -36,8 +40,11 @@ export interface ClockParticipant {
   email: string | null;
   sessionKey: string;
   publicMeetingId: string;
-  /** The browser's own id it joined with, if any (the clock key of a guest without e-mail). */
+  /** The browser's own id it joined with, if any (the clock key of a guest refusing cookies). */
   browserId?: string | null;
+  /** SHA-256 of the guest's browser secret (its clock key), and the address it joined from. */
+  browserKey?: string | null;
+  clientAddress?: string | null;
   /** The meeting's host: "cover everyone" is in force only while the host has Pro. */
   hostId?: string | null;
 }
@@ -45,7 +52,13 @@ export interface ClockParticipant {
 export interface FreeTimeDeps {
   repo: Pick<
     BillingRepository,
-    'findClock' | 'saveClock' | 'setOverageAccount' | 'chargedMinutes' | 'chargeMinute' | 'coverEveryone'
+    | 'findClock'
+    | 'saveClock'
+    | 'setOverageAccount'
+    | 'chargedMinutes'
+    | 'chargeMinute'
+    | 'coverEveryone'
+    | 'addressRanOut'
   >;
   rules: ClockRules;
   timers: Timers;
@@ -245,11 +258,34 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
     schedule(c);
   }
 
+  /**
+   * The time a clock starts with. A new guest clock (no row yet) from an address where a guest's
+   * free time in this meeting ran out starts with the free time used up: only the grace, to sign
+   * in or save a card. A guest cannot buy a fresh 45 minutes with a new `browserId`, e-mail or
+   * cleared cookies (issue 34 item 4); a signed-in person's clock is their account's alone.
+   */
+  async function startingMs(
+    roomId: string,
+    key: string,
+    row: { usedMs: number } | null,
+    clientAddress: string | null,
+  ): Promise<number> {
+    if (row) return row.usedMs;
+    if (key.startsWith(USER_CLOCK_KEY) || !clientAddress) return 0;
+    const freeMs = freeMsOf(rules);
+    if (!(await repo.addressRanOut(roomId, clientAddress, freeMs))) return 0;
+    log.info({ roomId }, 'free-time clock: a new guest where free time ran out starts with none');
+    // Written now, so that this clock too counts as run out for the next newcomer.
+    await repo.saveClock(roomId, key, freeMs, clientAddress);
+    return freeMs;
+  }
+
   async function open(
     roomId: string,
     key: string,
     publicMeetingId: string,
     hostId: string | null,
+    clientAddress: string | null,
   ): Promise<LiveClock> {
     const id = `${roomId}|${key}`;
     const live = clocks.get(id);
@@ -259,13 +295,16 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
       repo.chargedMinutes(roomId, key),
       coverInForce(roomId, hostId),
     ]);
+    const address = key.startsWith(USER_CLOCK_KEY) ? null : clientAddress;
+    const usedMs = covered ? (row?.usedMs ?? 0) : await startingMs(roomId, key, row, address);
+    if (!row && usedMs === 0) await repo.saveClock(roomId, key, 0, address);
     const c: LiveClock = {
       id,
       roomId,
       key,
       publicMeetingId,
       members: new Set(),
-      usedMs: row?.usedMs ?? 0,
+      usedMs,
       runningSince: null,
       overageAccountId: row?.overageAccountId ?? null,
       chargedMinutes,
@@ -303,8 +342,12 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
           deps.send(roomId, participantId, { type: 'free_time', freeTime: unlimitedState('pro', rules) });
           return;
         }
-        const key = clockKeyOf({ ...p, browserId: p.browserId ?? null });
-        const c = await open(roomId, key, p.publicMeetingId, p.hostId ?? null);
+        const key = clockKeyOf({
+          ...p,
+          browserKey: p.browserKey ?? null,
+          browserId: p.browserId ?? null,
+        });
+        const c = await open(roomId, key, p.publicMeetingId, p.hostId ?? null, p.clientAddress ?? null);
         c.members.add(participantId);
         clockOf.set(participantId, c.id);
         if (c.covered) {
@@ -334,12 +377,20 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
      * Billing starts for a participant in the room (POST /api/billing/start): the account's card
      * pays every started minute past the free time from now on, and those already started.
      */
-    startOverage(roomId: string, participantId: string, accountId: string): Promise<FreeTimeState> {
+    startOverage(
+      roomId: string,
+      participantId: string,
+      account: { id: string; ownerKey: string },
+    ): Promise<FreeTimeState> {
       return run('start overage', async () => {
         if (pro.has(participantId)) return unlimitedState('pro', rules);
         const id = clockOf.get(participantId);
         const c = id ? clocks.get(id) : undefined;
         if (!c || c.roomId !== roomId) throw new HttpError(409, 'Join the meeting before starting billing');
+        // A card pays only its owner's clock: the account and the clock have the same owner key
+        // (the signed-in user, or the browser secret). Anything else is someone else's time.
+        if (c.key !== account.ownerKey) throw new HttpError(403, OVERAGE_NOT_OWNER_MESSAGE);
+        const accountId = account.id;
         c.overageAccountId = accountId;
         await repo.setOverageAccount(c.roomId, c.key, accountId);
         if (c.covered) return stateOf(c);

@@ -33,6 +33,8 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         email: member.email,
         sessionKey: member.sessionKey,
         browserId: member.browserId ?? null,
+        browserKey: member.browserKey ?? null,
+        clientAddress: member.clientAddress ?? null,
         publicMeetingId: room.meeting.meetingId,
         hostId: room.meeting.hostId,
       };

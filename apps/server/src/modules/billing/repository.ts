@@ -1,4 +1,4 @@
-import { and, count, desc, eq, max, sql, sum } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, max, not, like, sql, sum } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
 import {
   billingAccounts,
@@ -22,11 +22,19 @@ export function createBillingRepository(db: Database) {
       return row ?? null;
     },
 
-    /** Writes the time used so far (a clock never runs backwards: the larger value wins). */
-    async saveClock(meetingId: string, clockKey: string, usedMs: number): Promise<void> {
+    /**
+     * Writes the time used so far (a clock never runs backwards: the larger value wins). The
+     * address is recorded when the row is first written (a guest clock's; null when signed in).
+     */
+    async saveClock(
+      meetingId: string,
+      clockKey: string,
+      usedMs: number,
+      clientAddress: string | null = null,
+    ): Promise<void> {
       await db
         .insert(freeTimeClocks)
-        .values({ meetingId, clockKey, usedMs: Math.round(usedMs) })
+        .values({ meetingId, clockKey, usedMs: Math.round(usedMs), clientAddress })
         .onConflictDoUpdate({
           target: [freeTimeClocks.meetingId, freeTimeClocks.clockKey],
           set: {
@@ -34,6 +42,27 @@ export function createBillingRepository(db: Database) {
             updatedAt: new Date(),
           },
         });
+    },
+
+    /**
+     * True when a guest clock opened from this address in this meeting used up its free time and
+     * no card paid for more: the address's free time in the meeting has run out.
+     */
+    async addressRanOut(meetingId: string, clientAddress: string, freeMs: number): Promise<boolean> {
+      const [row] = await db
+        .select({ key: freeTimeClocks.clockKey })
+        .from(freeTimeClocks)
+        .where(
+          and(
+            eq(freeTimeClocks.meetingId, meetingId),
+            eq(freeTimeClocks.clientAddress, clientAddress),
+            not(like(freeTimeClocks.clockKey, 'user:%')),
+            gte(freeTimeClocks.usedMs, freeMs),
+            isNull(freeTimeClocks.overageAccountId),
+          ),
+        )
+        .limit(1);
+      return !!row;
     },
 
     async setOverageAccount(meetingId: string, clockKey: string, accountId: string): Promise<void> {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   billingStartBodySchema,
   billingStartResponseSchema,
@@ -16,11 +15,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireUser, signedInFirst } from '../auth/guards.js';
 import { presentedJoinToken } from '../rooms/access.js';
+import { browserKeyOf, ensureBrowserKey } from './browser-secret.js';
 import type { BillingCaller } from './service.js';
 
-/** The guest's billing cookie: proves that a card saved without an account is this browser's. */
-export const BILLING_COOKIE = 'parley_billing';
-const BILLING_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
+export { BILLING_COOKIE } from './browser-secret.js';
 
 const meetingParams = z.object({ meetingId: safe(z.string().min(1).max(64)) });
 
@@ -32,27 +30,25 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   const secure = app.config.publicUrl.startsWith('https://');
   const callerOf = (request: FastifyRequest): BillingCaller => ({
     user: request.auth?.user ?? null,
-    billingToken: request.cookies[BILLING_COOKIE] ?? null,
+    browserKey: browserKeyOf(request),
   });
-  /** A guest without a billing cookie gets one (the owner of the card it is about to save). */
+  /** A guest without a browser secret gets one (the owner of the card it is about to save). */
   const ensureOwner = (request: FastifyRequest, reply: FastifyReply): BillingCaller => {
     const caller = callerOf(request);
-    if (caller.user || caller.billingToken) return caller;
-    const token = randomBytes(32).toString('base64url');
-    reply.setCookie(BILLING_COOKIE, token, {
-      path: '/api',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      maxAge: BILLING_COOKIE_MAX_AGE_S,
-    });
-    return { user: null, billingToken: token };
+    if (caller.user || caller.browserKey) return caller;
+    return { user: null, browserKey: ensureBrowserKey(request, reply, secure) };
   };
 
   app.post(
     '/api/payment/setup-intent',
     { schema: { body: setupIntentBodySchema, response: { 200: setupIntentResponseSchema } } },
-    async (request, reply) => app.billing.setupIntent(ensureOwner(request, reply), request.body.email),
+    async (request, reply) => {
+      const { email, meetingId } = request.body;
+      const joinToken = presentedJoinToken(request, meetingId);
+      // No browser secret is handed out to a caller without a billing session.
+      const caller = joinToken ? ensureOwner(request, reply) : callerOf(request);
+      return app.billing.setupIntent(caller, email, meetingId, joinToken, request.ip);
+    },
   );
 
   app.post(
@@ -66,13 +62,8 @@ export const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/billing/start',
     { schema: { body: billingStartBodySchema, response: { 200: billingStartResponseSchema } } },
     async (request) => {
-      const { meetingId, participantEmail } = request.body;
-      return app.billing.start(
-        callerOf(request),
-        meetingId,
-        participantEmail,
-        presentedJoinToken(request, meetingId),
-      );
+      const { meetingId } = request.body;
+      return app.billing.start(callerOf(request), meetingId, presentedJoinToken(request, meetingId));
     },
   );
 

@@ -1,37 +1,49 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { FREE_TIER, MEETING_ID_PATTERN, PRO_PLAN, type BillingUsage } from '@parley/protocol';
 import type { UserRow } from '../../db/schema/index.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../http/errors.js';
 import type { PaymentsProvider } from '../../providers/payments/index.js';
+import { WindowCounter } from '../rooms/limiter.js';
 import { SUBSCRIPTION_REQUIRED_MESSAGE } from '../subscriptions/access.js';
 import { displayName } from '../users/display-name.js';
+import { GUEST_CLOCK_KEY, USER_CLOCK_KEY } from './clock.js';
 import type { FreeTimeService } from './free-time.js';
 import type { BillingRepository } from './repository.js';
 
 /**
- * Who calls a billing route: a signed-in user, or a guest's browser known by its billing cookie
- * (a random token; only its SHA-256 is stored). A saved card belongs to that owner only, so
- * nobody can start billing on a card someone else saved under the same e-mail.
+ * Who calls a billing route: a signed-in user, or a guest's browser known by its browser secret
+ * (browser-secret.ts; `browserKey` is its SHA-256, the only form stored). A saved card belongs to
+ * that owner only, so nobody can start billing on a card someone else saved, whatever e-mail
+ * they type: the e-mail is where receipts go, never who pays.
  */
 export interface BillingCaller {
   user: UserRow | null;
-  billingToken: string | null;
+  browserKey: string | null;
 }
+
+/**
+ * Card setups (setup intents) per browser and per address in SETUP_INTENT_WINDOW_MS (issue 34
+ * item 7). Saving a card takes one, a retry after a declined card another; an office behind one
+ * address rarely saves more than a few in ten minutes. Per instance (in memory).
+ */
+export const SETUP_INTENTS_PER_BROWSER = 5;
+export const SETUP_INTENTS_PER_ADDRESS = 30;
+export const SETUP_INTENT_WINDOW_MS = 10 * 60_000;
 
 export const BILLING_ERRORS = {
   noOwner: 'Set up a payment method first',
   notSetUp: 'Set up a payment method first',
   notConfirmed: 'This card was not confirmed: add it again',
   noCard: 'Add a payment method before starting billing',
-  emailMismatch: 'participantEmail must be the e-mail the card was saved with',
+  needsSession: 'Join the meeting to save a card',
+  tooManySetups: `Too many attempts to save a card. Please wait ${SETUP_INTENT_WINDOW_MS / 60_000} minutes and try again.`,
   notOwner: 'Meeting not found',
 } as const;
 
-export const hashBillingToken = (token: string): string => createHash('sha256').update(token).digest('hex');
-
+/** The owner key of a caller: the same string as its free-time clock's key (clock.ts). */
 function ownerKeyOf(caller: BillingCaller): string | null {
-  if (caller.user) return `user:${caller.user.id}`;
-  return caller.billingToken ? `guest:${hashBillingToken(caller.billingToken)}` : null;
+  if (caller.user) return `${USER_CLOCK_KEY}${caller.user.id}`;
+  return caller.browserKey ? `${GUEST_CLOCK_KEY}${caller.browserKey}` : null;
 }
 
 export function createBillingService(deps: {
@@ -46,6 +58,17 @@ export function createBillingService(deps: {
   isPro(userId: string): Promise<boolean>;
 }) {
   const { repo, provider } = deps;
+  const perBrowser = new WindowCounter(SETUP_INTENTS_PER_BROWSER, SETUP_INTENT_WINDOW_MS);
+  const perAddress = new WindowCounter(SETUP_INTENTS_PER_ADDRESS, SETUP_INTENT_WINDOW_MS);
+
+  /** Spends one card setup of the owner and of the address, or 429 when either is spent. */
+  function spendSetup(ownerKey: string, clientAddress: string): void {
+    if (!perBrowser.tryRecord(ownerKey)) throw new HttpError(429, BILLING_ERRORS.tooManySetups);
+    if (!perAddress.tryRecord(clientAddress)) {
+      perBrowser.undo(ownerKey);
+      throw new HttpError(429, BILLING_ERRORS.tooManySetups);
+    }
+  }
 
   async function accountOf(caller: BillingCaller) {
     const owner = ownerKeyOf(caller);
@@ -53,10 +76,24 @@ export function createBillingService(deps: {
   }
 
   return {
-    /** POST /api/payment/setup-intent: a setup intent to save a card for the owner (spec §7). */
-    async setupIntent(caller: BillingCaller, email: string): Promise<{ clientSecret: string }> {
+    /**
+     * POST /api/payment/setup-intent: a setup intent to save a card for the owner (spec §7). It
+     * needs a billing session: an admitted participant of the meeting (its join token), the step
+     * in which the free tier asks for a card; anonymous callers got 100 intents in 2.4 s (issue
+     * 34 item 7). The route limits it per address and per browser as well.
+     */
+    async setupIntent(
+      caller: BillingCaller,
+      email: string,
+      meetingId: string,
+      joinToken: string | null,
+      clientAddress: string,
+    ): Promise<{ clientSecret: string }> {
+      if (!joinToken) throw new HttpError(401, BILLING_ERRORS.needsSession);
+      await deps.participantOf(meetingId, joinToken);
       const ownerKey = ownerKeyOf(caller);
       if (!ownerKey) throw badRequest(BILLING_ERRORS.noOwner);
+      spendSetup(ownerKey, clientAddress);
       const account = await repo.upsertAccount({ ownerKey, userId: caller.user?.id ?? null, email });
       // A signed-in user's customer is the one its Pro subscription uses (same idempotency key).
       const customerId =
@@ -101,21 +138,14 @@ export function createBillingService(deps: {
 
     /**
      * POST /api/billing/start: the caller's participant in the meeting (its join token) switches
-     * to overage, paid by the caller's saved card.
+     * to overage, paid by the caller's own saved card. `participantEmail` names nobody: the card
+     * is the caller's (account or browser secret), and it pays only the clock of the same owner.
      */
-    async start(
-      caller: BillingCaller,
-      meetingId: string,
-      participantEmail: string,
-      joinToken: string | null,
-    ) {
+    async start(caller: BillingCaller, meetingId: string, joinToken: string | null) {
       const account = await accountOf(caller);
       if (!account?.paymentMethodId) throw new HttpError(402, BILLING_ERRORS.noCard);
-      if (account.email.toLowerCase() !== participantEmail.toLowerCase()) {
-        throw badRequest(BILLING_ERRORS.emailMismatch);
-      }
       const { roomId, participantId } = await deps.participantOf(meetingId, joinToken);
-      const freeTime = await deps.freeTime.startOverage(roomId, participantId, account.id);
+      const freeTime = await deps.freeTime.startOverage(roomId, participantId, account);
       return { started: true as const, freeTime };
     },
 

@@ -116,7 +116,9 @@ describe('files', () => {
       url: `/api/meetings/${m.meetingId}/join`,
       payload: { name: 'Cookie', isHost: false, isMuted: true, isVideoOn: true, sessionId: 'cookie-tab' },
     });
-    const cookie = String(join.headers['set-cookie']).split(';')[0]!;
+    // The room cookie (a guest also gets its browser secret, parley_billing).
+    const setCookies = [join.headers['set-cookie'] ?? []].flat();
+    const cookie = setCookies.find((c) => c.startsWith('parley_room_'))!.split(';')[0]!;
     const viaCookie = await t.app.inject({ method: 'GET', url: file.url, headers: { cookie } });
     expect(viaCookie.statusCode).toBe(200);
 

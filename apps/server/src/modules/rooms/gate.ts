@@ -47,6 +47,11 @@ export interface Caller {
   auth: ActiveSession | null;
   /** The client's address (per-client rate limits). */
   clientKey: string;
+  /**
+   * SHA-256 of the guest's browser secret (billing/browser-secret.ts), if it has one: whose
+   * free-time clock and card a guest's participant uses.
+   */
+  browserKey?: string | null;
 }
 
 /** What the gate lets through to the room: the meeting, and who the caller is there. */

@@ -74,6 +74,9 @@ export interface ComeIn {
   resumeTokenHash: string | null;
   /** The browser's own id, if it sent one (the free-time clock of a guest). */
   browserId: string | null;
+  /** SHA-256 of the guest's browser secret, and the address it joins from (the free-time clock). */
+  browserKey: string | null;
+  clientAddress: string | null;
   admission: Admission;
   /** Counts a new participant against the join budgets (throws 429 past them); not for a return. */
   spendNew(): void;
@@ -135,6 +138,8 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
     member.name = input.name;
     member.email = input.email ?? member.email;
     member.browserId = input.browserId ?? member.browserId ?? null;
+    member.browserKey = input.browserKey ?? member.browserKey ?? null;
+    member.clientAddress = input.clientAddress ?? member.clientAddress ?? null;
     member.isHost = input.isHost;
     if (member.admission === 'waiting' && input.admission === 'admitted') {
       member.admission = 'admitted';
@@ -151,6 +156,8 @@ export function issue(room: RoomState, input: ComeIn): { member: MemberState; to
       name: input.name,
       email: input.email,
       browserId: input.browserId,
+      browserKey: input.browserKey,
+      clientAddress: input.clientAddress,
       isHost: input.isHost,
       isMuted,
       isVideoOn: input.isVideoOn,

@@ -9,6 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ensureBrowserKey } from '../billing/browser-secret.js';
 import { presentedJoinToken, roomCookieName } from './access.js';
 import type { Caller } from './gate.js';
 import type { JoinResult } from './service.js';
@@ -23,6 +24,11 @@ const params = z.object({ meetingId: safe(z.string().max(64)) });
 export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
   const secure = app.config.publicUrl.startsWith('https://');
   const caller = (request: FastifyRequest): Caller => ({ auth: request.auth, clientKey: request.ip });
+  /** A joining guest gets a browser secret if it has none: its clock and card are that browser's. */
+  const joiner = (request: FastifyRequest, reply: FastifyReply): Caller => ({
+    ...caller(request),
+    browserKey: request.auth ? null : ensureBrowserKey(request, reply, secure),
+  });
   const setRoomCookie = (reply: FastifyReply, meetingId: string, token: string) =>
     reply.setCookie(roomCookieName(meetingId), token, {
       path: '/api',
@@ -42,7 +48,7 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params, body: joinRequestSchema, response: { 200: joinResponseSchema } } },
     async (request, reply) => {
       const { meetingId } = request.params;
-      const joined = await app.rooms.join(meetingId, request.body, caller(request));
+      const joined = await app.rooms.join(meetingId, request.body, joiner(request, reply));
       setRoomCookie(reply, meetingId, joined.joinToken);
       return {
         id: joined.id,
@@ -65,7 +71,11 @@ export const roomRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { meetingId } = request.params;
-      const joined = await app.rooms.join(meetingId, { ...request.body, isHost: false }, caller(request));
+      const joined = await app.rooms.join(
+        meetingId,
+        { ...request.body, isHost: false },
+        joiner(request, reply),
+      );
       setRoomCookie(reply, meetingId, joined.joinToken);
       return reply.status(201).send({
         id: joined.id,

@@ -232,6 +232,8 @@ export function createRoomService(deps: RoomServiceDeps) {
           sessionId: input.sessionId,
           resumeTokenHash,
           browserId: input.browserId ?? null,
+          browserKey: caller.browserKey ?? null,
+          clientAddress: caller.clientKey,
           admission,
           spendNew: () => deps.gate.spendNew(publicId, caller, entry.isHost),
           now: Date.now(),

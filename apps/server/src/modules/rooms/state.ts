@@ -21,6 +21,13 @@ export interface MemberState {
    * without an e-mail is keyed on it (modules/billing). Optional: rooms stored before it lack it.
    */
   browserId?: string | null;
+  /**
+   * SHA-256 of the browser secret the guest joined with (billing/browser-secret.ts): its free-time
+   * clock and saved card are this browser's, never an e-mail's. Optional: older rooms lack it.
+   */
+  browserKey?: string | null;
+  /** The address it joined from: a new guest's free time is not fresh where one ran out. */
+  clientAddress?: string | null;
   isHost: boolean;
   isMuted: boolean;
   isVideoOn: boolean;

@@ -132,8 +132,8 @@ describe('pay-as-you-go through the Stripe adapter', () => {
     const intent = await t.app.inject({
       method: 'POST',
       url: '/api/payment/setup-intent',
-      headers: { cookie: user.cookie },
-      payload: { email: 'payg@example.com' },
+      headers: { cookie: user.cookie, authorization: `Bearer ${joinToken}` },
+      payload: { email: 'payg@example.com', meetingId: m.meetingId },
     });
     expect(intent.statusCode).toBe(200);
     const { clientSecret } = intent.json<{ clientSecret: string }>();

@@ -61,7 +61,7 @@ export function PaymentSetupCard({
     setEmailError(null);
     setBusy(true);
     try {
-      setClientSecret((await createSetupIntent(value)).clientSecret);
+      setClientSecret((await createSetupIntent(value, meetingId, joinToken)).clientSecret);
       setEmail(value);
     } catch (err) {
       setupFailed(err);

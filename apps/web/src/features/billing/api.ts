@@ -6,8 +6,18 @@ import { apiRequest } from '@/lib/api';
 
 export const BILLING_USAGE_KEY = '/api/billing/usage';
 
-export function createSetupIntent(email: string): Promise<{ clientSecret: string }> {
-  return apiRequest('POST', '/api/payment/setup-intent', { email });
+/** A setup intent to save a card, in this participant's billing step (its join token). */
+export function createSetupIntent(
+  email: string,
+  meetingId: string,
+  joinToken: string,
+): Promise<{ clientSecret: string }> {
+  return apiRequest(
+    'POST',
+    '/api/payment/setup-intent',
+    { email, meetingId },
+    { Authorization: `Bearer ${joinToken}` },
+  );
 }
 
 export function savePaymentMethod(
