@@ -27,7 +27,8 @@ export const ROOM_MESSAGES = {
   passwordRequired: 'This meeting requires a password',
   wrongPassword: 'Incorrect meeting password',
   tooManyPasswordAttempts: 'Too many password attempts. Please wait a minute and try again.',
-  tooManyLookups: 'Too many requests. Please wait a minute and try again.',
+  tooManyLookups: (seconds: number) =>
+    `Too many meeting ids were tried. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`,
   tooManyJoins: 'Too many attempts to join this meeting. Please wait a minute and try again.',
   tooManyNewFromClient:
     'Too many people joined this meeting from your network in the last minute. Please wait a minute and try again.',
@@ -53,6 +54,10 @@ export const ROOM_MESSAGES = {
   stopTranscriptionNotAllowed:
     'Only a host or whoever started the transcription can stop it for everyone. You can stop transcribing yourself.',
 } as const;
+
+/** A signed-in user tried too many wrong passwords for one meeting; says for how long. */
+export const userPasswordLockedMessage = (minutes: number): string =>
+  `You tried too many wrong passwords for this meeting. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 
 /** Wrong passwords locked a meeting's password entry; says for how long. */
 export const passwordLockedMessage = (minutes: number): string =>

@@ -1,4 +1,4 @@
-import { HttpError, notFound } from '../../http/errors.js';
+import { HttpError, notFound, tooManyRequests } from '../../http/errors.js';
 import type { MeetingRow } from '../../db/schema/index.js';
 import type { ActiveSession } from '../auth/session-service.js';
 import { verifyMeetingPassword } from '../meetings/password.js';
@@ -6,19 +6,40 @@ import { Lockout, WindowCounter } from './limiter.js';
 import type { RoomsRepository } from './repository.js';
 import type { RoomMeeting } from './state.js';
 import { TEST_ROOM_ID, testRoomMeeting } from './test-room.js';
-import { ROOM_MESSAGES, passwordLockedMessage } from './errors.js';
+import { ROOM_MESSAGES, passwordLockedMessage, userPasswordLockedMessage } from './errors.js';
 
-/** Wrong passwords allowed per client and meeting per minute. */
+/** Wrong passwords allowed per client (a signed-in user, else an address) and meeting per minute. */
 export const PASSWORD_ATTEMPTS = { limit: 5, windowMs: 60_000 };
 /**
- * Wrong passwords allowed per MEETING, from any address, within `windowMs`; then its password
- * entry is locked for `lockMs` (the signed-in host, who needs no password, still gets in; so does
- * a participant coming back with its join token). At most 10 guesses per 15 minutes: a 4-digit
- * password that took 6 s from "different" addresses would now take weeks.
+ * Wrong passwords allowed per MEETING from guests, from any address, within `windowMs`; then its
+ * password entry is locked for `lockMs` to every address that failed on it. While it is locked, a
+ * guest from an address that has not failed may still try: `lockedTries` such tries per meeting
+ * within `lockMs` (a right password gives its try back). So guests together get at most
+ * limit + lockedTries = 20 wrong guesses per 15 minutes whatever the addresses say (a 4-digit
+ * password takes days, not the 6 s of the review), and a lock no longer keeps out everyone: the
+ * signed-in (and so the invited, whom invitations know by their account's e-mail) have budgets of
+ * their own (USER_PASSWORD_LOCK), the host needs no password, and a participant coming back with
+ * its join token needs none either. Only an attacker who keeps spending the locked tries keeps
+ * fresh guests out, and then signing in still gets them in.
  */
-export const MEETING_PASSWORD_LOCK = { limit: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-/** Unknown meeting ids a client may try per minute (ids must not be enumerable). */
+export const MEETING_PASSWORD_LOCK = {
+  limit: 10,
+  windowMs: 15 * 60_000,
+  lockMs: 15 * 60_000,
+  lockedTries: 10,
+};
+/** Wrong passwords one signed-in user may try per meeting within `windowMs` (not the meeting's lock). */
+export const USER_PASSWORD_LOCK = { limit: 10, windowMs: 15 * 60_000 };
+/** Unknown meeting ids a client (a signed-in user, else an address) may try per minute. */
 export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
+/**
+ * Unknown meeting ids ALL guests together may try per minute on this instance: addresses can be
+ * named by the client (TRUST_PROXY=true) or owned by the thousand, and this budget does not care.
+ * Past it, guests' lookups of known and unknown ids alike get 429 (no oracle); signed-in users
+ * keep their own budget and are not held back. 200 a minute over 10^9 ids finds one of 10,000
+ * meetings about every 8 hours, and no office mistypes 200 ids a minute.
+ */
+export const UNKNOWN_MEETING_LOOKUPS_BY_GUESTS = { limit: 200, windowMs: 60_000 };
 /**
  * Join requests (POST /join or /participants, any outcome) a client (a signed-in user, else an
  * address) may make to one meeting per minute: a flood guard, high enough for an office behind
@@ -94,6 +115,10 @@ export function createJoinGate(
     MEETING_PASSWORD_LOCK.windowMs,
   );
   const passwordLock = new Lockout(MEETING_PASSWORD_LOCK.lockMs);
+  /** Addresses that gave a wrong password for a meeting (`ip|meeting`): they stay out of a lock. */
+  const failedAddresses = new Lockout(MEETING_PASSWORD_LOCK.lockMs);
+  const lockedTries = new WindowCounter(MEETING_PASSWORD_LOCK.lockedTries, MEETING_PASSWORD_LOCK.lockMs);
+  const userPasswordFailures = new WindowCounter(USER_PASSWORD_LOCK.limit, USER_PASSWORD_LOCK.windowMs);
   const newPerClient = new WindowCounter(
     NEW_PARTICIPANTS_PER_CLIENT.limit,
     NEW_PARTICIPANTS_PER_CLIENT.windowMs,
@@ -103,6 +128,13 @@ export function createJoinGate(
     NEW_PARTICIPANTS_PER_MEETING.windowMs,
   );
   const unknownLookups = new WindowCounter(UNKNOWN_MEETING_LOOKUPS.limit, UNKNOWN_MEETING_LOOKUPS.windowMs);
+  const guestUnknownLookups = new WindowCounter(
+    UNKNOWN_MEETING_LOOKUPS_BY_GUESTS.limit,
+    UNKNOWN_MEETING_LOOKUPS_BY_GUESTS.windowMs,
+  );
+  /** Whose budget a request spends: a signed-in user's own, else its address's. */
+  const clientOf = (caller: Caller): string =>
+    caller.auth ? `user:${caller.auth.user.id}` : `ip:${caller.clientKey}`;
   const joins = new WindowCounter(JOIN_ATTEMPTS.limit, JOIN_ATTEMPTS.windowMs);
   const returns = new WindowCounter(RETURN_ATTEMPTS.limit, RETURN_ATTEMPTS.windowMs);
 
@@ -110,48 +142,84 @@ export function createJoinGate(
   const isTestRoom = (publicId: string): boolean => options.testRoom && publicId === TEST_ROOM_ID;
 
   /**
-   * The meeting row of a public id; unknown ids count against the client's lookup budget. The
-   * budget is checked again when the answer is known: lookups that were in flight together cannot
+   * The meeting row of a public id; unknown ids count against the client's lookup budget and, for
+   * guests, against the budget of all guests together (no address change escapes it). The budgets
+   * are checked again when the answer is known: lookups that were in flight together cannot
    * reveal more than the budget allows (past it, known and unknown ids alike get 429), while
    * concurrent lookups of a meeting that exists are not held back.
    */
   async function findMeeting(publicId: string, caller: Caller): Promise<MeetingRow> {
-    const key = caller.clientKey;
-    if (unknownLookups.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
+    const key = clientOf(caller);
+    const guest = !caller.auth;
+    const spent = (): number =>
+      Math.max(unknownLookups.retryAfterMs(key), guest ? guestUnknownLookups.retryAfterMs('guests') : 0);
+    const refuse = (ms: number) => tooManyRequests(ROOM_MESSAGES.tooManyLookups(Math.ceil(ms / 1000)), ms);
+    const before = spent();
+    if (before > 0) throw refuse(before);
     const meeting = /^\d{3}-\d{3}-\d{3}$/.test(publicId) ? await repo.findMeeting(publicId) : null;
-    const spent = unknownLookups.isBlocked(key);
-    if (!meeting) unknownLookups.record(key);
-    if (spent) throw new HttpError(429, ROOM_MESSAGES.tooManyLookups);
+    const after = spent();
+    if (!meeting) {
+      unknownLookups.record(key);
+      if (guest) guestUnknownLookups.record('guests');
+    }
+    if (after > 0) throw refuse(after);
     if (!meeting) throw notFound(ROOM_MESSAGES.notFound);
     return meeting;
   }
 
-  const locked = (meetingId: string): HttpError | null => {
-    const ms = passwordLock.remainingMs(meetingId);
-    return ms > 0 ? new HttpError(429, passwordLockedMessage(Math.ceil(ms / 60_000))) : null;
-  };
+  const lockedFor = (ms: number): HttpError =>
+    tooManyRequests(passwordLockedMessage(Math.ceil(ms / 60_000)), ms);
+  const tooManyAttempts = (key: string): HttpError =>
+    tooManyRequests(ROOM_MESSAGES.tooManyPasswordAttempts, passwordFailures.retryAfterMs(key) || 60_000);
 
+  /**
+   * The password of a meeting that has one. Every try is counted before the (slow) hash check, so
+   * concurrent guesses cannot all be evaluated; a right password takes its tries back.
+   */
   async function checkPassword(meeting: MeetingRow, password: string | undefined, caller: Caller) {
     if (!meeting.passwordHash) return;
-    const key = `${caller.clientKey}|${meeting.id}`;
-    const lockedNow = locked(meeting.id);
-    if (lockedNow) throw lockedNow;
-    if (passwordFailures.isBlocked(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
+    const key = `${clientOf(caller)}|${meeting.id}`;
+    if (passwordFailures.isBlocked(key)) throw tooManyAttempts(key);
     if (!password) throw new HttpError(401, ROOM_MESSAGES.passwordRequired, { requiresPassword: true });
-    // Counted before the (slow) hash check, so concurrent guesses cannot all be evaluated;
-    // a right password takes its attempts back.
-    if (!passwordFailures.tryRecord(key)) throw new HttpError(429, ROOM_MESSAGES.tooManyPasswordAttempts);
-    if (!meetingPasswordFailures.tryRecord(meeting.id)) {
-      passwordFailures.undo(key);
-      passwordLock.lock(meeting.id);
-      throw locked(meeting.id)!;
+
+    // The budget of the meeting (a guest's) or of the signed-in user that this try spends.
+    let budget: { counter: WindowCounter; key: string };
+    if (caller.auth) {
+      if (!userPasswordFailures.tryRecord(key)) {
+        const ms = userPasswordFailures.retryAfterMs(key);
+        throw tooManyRequests(userPasswordLockedMessage(Math.ceil(ms / 60_000)), ms);
+      }
+      budget = { counter: userPasswordFailures, key };
+    } else {
+      if (!passwordLock.remainingMs(meeting.id) && !meetingPasswordFailures.tryRecord(meeting.id)) {
+        passwordLock.lock(meeting.id);
+      }
+      const lockMs = passwordLock.remainingMs(meeting.id);
+      if (lockMs > 0) {
+        // Locked: only an address that has not failed here may try, within the locked tries.
+        const failedMs = failedAddresses.remainingMs(key);
+        if (failedMs > 0) throw lockedFor(Math.min(lockMs, failedMs));
+        if (!lockedTries.tryRecord(meeting.id)) throw lockedFor(lockMs);
+        budget = { counter: lockedTries, key: meeting.id };
+      } else {
+        budget = { counter: meetingPasswordFailures, key: meeting.id };
+      }
+    }
+    if (!passwordFailures.tryRecord(key)) {
+      budget.counter.undo(budget.key);
+      throw tooManyAttempts(key);
     }
     if (!(await verifyMeetingPassword(meeting.passwordHash, password))) {
-      if (meetingPasswordFailures.isBlocked(meeting.id)) passwordLock.lock(meeting.id);
+      if (!caller.auth) {
+        failedAddresses.lock(key);
+        if (meetingPasswordFailures.isBlocked(meeting.id) && !passwordLock.remainingMs(meeting.id)) {
+          passwordLock.lock(meeting.id);
+        }
+      }
       throw new HttpError(403, ROOM_MESSAGES.wrongPassword, { requiresPassword: true });
     }
     passwordFailures.undo(key);
-    meetingPasswordFailures.undo(meeting.id);
+    budget.counter.undo(budget.key);
   }
 
   return {
@@ -164,9 +232,12 @@ export function createJoinGate(
     ): Promise<Entry> {
       const userId = caller.auth?.user.id ?? null;
       // A signed-in user has a budget of its own; a participant coming back spends another one.
-      const client = userId ? `user:${userId}` : `ip:${caller.clientKey}`;
+      const client = clientOf(caller);
       if (!(returning ? returns : joins).tryRecord(`${client}|${publicId}`)) {
-        throw new HttpError(429, ROOM_MESSAGES.tooManyJoins);
+        throw tooManyRequests(
+          ROOM_MESSAGES.tooManyJoins,
+          (returning ? returns : joins).retryAfterMs(`${client}|${publicId}`),
+        );
       }
       if (isTestRoom(publicId)) return { meeting: testRoomMeeting(), userId, isHost: false };
       const meeting = await findMeeting(publicId, caller);
@@ -187,12 +258,14 @@ export function createJoinGate(
      */
     spendNew(publicId: string, caller: Caller, isHost: boolean): void {
       if (isHost) return;
-      const client = caller.auth ? `user:${caller.auth.user.id}` : `ip:${caller.clientKey}`;
+      const client = clientOf(caller);
       const clientKey = `${client}|${publicId}`;
-      if (!newPerClient.tryRecord(clientKey)) throw new HttpError(429, ROOM_MESSAGES.tooManyNewFromClient);
+      if (!newPerClient.tryRecord(clientKey)) {
+        throw tooManyRequests(ROOM_MESSAGES.tooManyNewFromClient, newPerClient.retryAfterMs(clientKey));
+      }
       if (!newPerMeeting.tryRecord(publicId)) {
         newPerClient.undo(clientKey);
-        throw new HttpError(429, ROOM_MESSAGES.tooManyNewInMeeting);
+        throw tooManyRequests(ROOM_MESSAGES.tooManyNewInMeeting, newPerMeeting.retryAfterMs(publicId));
       }
     },
 

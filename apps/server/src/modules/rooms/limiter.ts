@@ -20,6 +20,13 @@ export class WindowCounter {
     return this.recent(key).length >= this.limit;
   }
 
+  /** How long until `key` is below the limit again (0 when it is not at the limit). */
+  retryAfterMs(key: string): number {
+    const list = this.recent(key);
+    if (list.length < this.limit) return 0;
+    return Math.max(0, list[list.length - this.limit]! + this.windowMs - this.now());
+  }
+
   record(key: string): void {
     const list = this.recent(key);
     list.push(this.now());
@@ -57,7 +64,7 @@ export class WindowCounter {
   }
 }
 
-/** Keys locked until a time (in memory, per server instance): a meeting's password entry. */
+/** Keys locked until a time (in memory, per server instance): a meeting's password entry, an address. */
 export class Lockout {
   private readonly until = new Map<string, number>();
 
