@@ -16,6 +16,11 @@ export interface RetryPolicy {
   retryDelay: number;
   /** Jobs one worker runs at the same time (default 1). */
   concurrency?: number;
+  /**
+   * How long one attempt may run before the queue counts it failed (pg-boss's default: 15
+   * minutes). A job that may run longer must say so, or it is retried while it still runs.
+   */
+  expireInSeconds?: number;
 }
 
 export interface JobContext {
@@ -112,6 +117,7 @@ export function createJobQueue({ handle, log, pollingSeconds = 2 }: JobQueueOpti
         retryLimit: policy.retryLimit,
         retryDelay: policy.retryDelay,
         retryBackoff: true,
+        ...(policy.expireInSeconds ? { expireInSeconds: policy.expireInSeconds } : {}),
       });
       const batchSize = policy.concurrency ?? 1;
       const id: string = await b.work<object>(
@@ -165,7 +171,9 @@ export function createJobQueue({ handle, log, pollingSeconds = 2 }: JobQueueOpti
       if (!defined.has(name)) throw new Error(`Unknown job queue ${name}`);
       if (jobs.length === 0) return;
       const b = await started();
-      await b.insert(jobs.map((data) => ({ name, data })));
+      // Per job too: a queue made by an earlier version keeps its settings.
+      const expireInSeconds = defined.get(name)!.policy.expireInSeconds;
+      await b.insert(jobs.map((data) => ({ name, data, ...(expireInSeconds ? { expireInSeconds } : {}) })));
       // This instance's worker looks at once rather than at its next poll.
       const worker = workers.get(name);
       if (worker) b.notifyWorker(worker);
