@@ -86,6 +86,9 @@ describe.skipIf(!installed)('recording a meeting through Janus', () => {
       MEDIA_PROVIDER: 'janus',
       JANUS_ICE_ENFORCE_LIST: process.env.E2E_JANUS_IFACE ?? '',
       LOG_LEVEL: 'info',
+      // The ~20 s recording is processed as 3 jobs of at most 8 s each, joined at the end: the
+      // bounded jobs a 4-hour recording gets (10 minutes each by default).
+      RECORDING_SEGMENT_SECONDS: '8',
     });
     browser = await launchBrowser();
     for (let i = 0; i < 3; i++) {
@@ -218,10 +221,41 @@ describe.skipIf(!installed)('recording a meeting through Janus', () => {
     expect(Math.abs(duration - recordedMs) / recordedMs).toBeLessThan(0.1);
     expect(audio).toHaveLength(1);
     expect(video).toHaveLength(1);
+    expect(`${video[0]!.width}x${video[0]!.height}`).toBe('1280x720');
     // The grid shows the cameras (the fake camera's pattern), not a black frame.
     // Pure black is 16 (limited range); one camera cell of the four (the fake camera is green,
     // about 80) already lifts the mean over 30; measured 74.8 with three.
     expect(luma).toBeGreaterThan(30);
     for (const e of errors) expect(e).toEqual([]);
+
+    // It plays in the app, from My Meetings and from the meeting's report.
+    await card.getByTestId('recording-play').click();
+    const player = myPage.getByRole('dialog').getByTestId('recording-player');
+    const played = await eventually(
+      () =>
+        player.evaluate((v: HTMLVideoElement) => ({
+          ready: v.readyState,
+          duration: v.duration,
+          w: v.videoWidth,
+        })),
+      (v) => v.ready >= 1,
+      20_000,
+    );
+    expect(played.w).toBe(1280);
+    expect(Math.abs(played.duration * 1000 - duration)).toBeLessThan(500);
+    await screenshot(myPage, 'recording-player-desktop');
+    await myPage.setViewportSize(VIEWPORTS.phone);
+    await screenshot(myPage, 'recording-player-phone');
+    await myPage.setViewportSize(VIEWPORTS.desktop);
+    await myPage.keyboard.press('Escape');
+    await myPage.goto(`${server.url}/meetings/${meetingId}/report`);
+    const inReport = myPage.getByTestId('report-recordings').getByTestId('recording-player').first();
+    await inReport.waitFor({ timeout: 15_000 });
+    await eventually(
+      () => inReport.evaluate((v: HTMLVideoElement) => v.readyState),
+      (r) => r >= 1,
+      20_000,
+    );
+    await screenshot(myPage, 'recording-report-desktop');
   }, 180_000);
 });

@@ -158,6 +158,20 @@ const envSchema = z.object({
   JANUS_PP_REC_BIN: z.string().default('janus-pp-rec'),
   FFMPEG_BIN: z.string().default('ffmpeg'),
   FFPROBE_BIN: z.string().default('ffprobe'),
+  /**
+   * The longest one recording runs (minutes; decimals allowed): the room is warned before, then
+   * it stops by itself and is processed (issue 34 item 9). Meet's limit is 8 hours; processing
+   * 4 hours here takes about an hour of both cores.
+   */
+  RECORDING_MAX_MINUTES: z.coerce
+    .number()
+    .positive()
+    .max(24 * 60)
+    .default(240),
+  /** Recordings one user's meetings may keep on this server, together (MB). */
+  RECORDING_QUOTA_PER_HOST_MB: z.coerce.number().int().min(1).default(10_240),
+  /** The length of timeline one processing job encodes (seconds): jobs of other recordings run between. */
+  RECORDING_SEGMENT_SECONDS: z.coerce.number().int().min(5).max(3600).default(600),
   AI_BASE_URL: z.url().optional(),
   AI_API_KEY: z.string().optional(),
   AI_STT_MODEL: z.string().default('whisper-1'),
@@ -236,7 +250,18 @@ export interface Config {
     recordingsDir: string | null;
   };
   /** Recordings (modules/recordings): the finished files' folder and the post-processing tools. */
-  recordings: { dir: string; ppRecBin: string; ffmpegBin: string; ffprobeBin: string };
+  recordings: {
+    dir: string;
+    ppRecBin: string;
+    ffmpegBin: string;
+    ffprobeBin: string;
+    /** RECORDING_MAX_MINUTES, in ms. */
+    maxMs: number;
+    /** RECORDING_QUOTA_PER_HOST_MB, in bytes. */
+    hostQuotaBytes: number;
+    /** RECORDING_SEGMENT_SECONDS, in ms. */
+    segmentMs: number;
+  };
   /**
    * The three AI providers. Each defaults to the OpenAI-compatible API when AI_BASE_URL is set
    * (translation: LibreTranslate when LIBRETRANSLATE_URL is set), else to the embedded engine.
@@ -435,6 +460,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ppRecBin: e.JANUS_PP_REC_BIN,
       ffmpegBin: e.FFMPEG_BIN,
       ffprobeBin: e.FFPROBE_BIN,
+      maxMs: Math.round(e.RECORDING_MAX_MINUTES * 60_000),
+      hostQuotaBytes: e.RECORDING_QUOTA_PER_HOST_MB * 1024 * 1024,
+      segmentMs: e.RECORDING_SEGMENT_SECONDS * 1000,
     },
     ai: {
       stt: e.AI_STT_PROVIDER ?? viaApi,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-export { RECORDING_TEXTS } from './texts.js';
+export { RECORDING_LIMIT_TEXTS, RECORDING_TEXTS, spokenDuration } from './texts.js';
 
 /**
  * Meeting recording (issue 17 item 5).
@@ -11,7 +11,9 @@ export { RECORDING_TEXTS } from './texts.js';
  *   `joined` to each participant (a reload or a late joiner sees it too).
  * - `GET /api/recordings` (signed in): the recordings of the caller's own meetings, newest first.
  * - `GET /api/recordings/{id}/download` (signed in, the meeting's host): the file (404 unknown,
- *   403 another host's meeting, 409 while it is still being processed or failed).
+ *   403 another host's meeting, 409 while it is still being processed or failed);
+ *   `GET /api/recordings/{id}/play` the same inline, for a player (byte ranges: 206 / 416).
+ * - `DELETE /api/recordings/{id}` (the meeting's host): 204; 409 while it still records.
  */
 
 /** The room's recording, as every participant sees it. */
@@ -23,6 +25,13 @@ export const recordingStateSchema = z.object({
   available: z.boolean(),
   /** Why not, when `available` is false (RECORDING_TEXTS). */
   unavailableReason: z.string().nullable(),
+  /** ISO 8601: when the recording stops by itself (its length limit), while active. */
+  stopsAt: z.string().nullable().default(null),
+  /**
+   * A limit that is near (length or the host's storage), or the one that stopped it; null when
+   * none. Everyone's room shows it.
+   */
+  limitNotice: z.string().nullable().default(null),
 });
 export type RecordingState = z.infer<typeof recordingStateSchema>;
 
@@ -45,6 +54,8 @@ export const recordingSchema = z.object({
   error: z.string().nullable(),
   /** `GET /api/recordings/{id}/download`, once ready. */
   downloadUrl: z.string().nullable(),
+  /** `GET /api/recordings/{id}/play` (inline, with byte ranges, for the app's player), once ready. */
+  playUrl: z.string().nullable().default(null),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 export const recordingListSchema = z.array(recordingSchema);

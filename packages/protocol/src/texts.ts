@@ -22,6 +22,27 @@ export const RECORDING_TEXTS = {
   stoppedNotice: 'Recording stopped',
 } as const;
 
+/** How long, said plainly: "4 hours", "90 minutes", "30 seconds". */
+export function spokenDuration(ms: number): string {
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return plural(ms / 3_600_000, 'hour');
+  if (ms >= 60_000) return plural(Math.round(ms / 60_000), 'minute');
+  return plural(Math.max(1, Math.round(ms / 1000)), 'second');
+}
+
+/** The texts of recording limits (issue 34 item 9; the spec has none). */
+export const RECORDING_LIMIT_TEXTS = {
+  /** Said to everyone a while before the length limit. */
+  lengthSoon: (left: number, max: number) =>
+    `Recording stops in ${spokenDuration(left)}: recordings are limited to ${spokenDuration(max)}`,
+  lengthReached: (max: number) => `Recording stopped: recordings are limited to ${spokenDuration(max)}`,
+  storageSoon: 'Recording stops soon: the host’s recording storage is almost full',
+  storageReached: 'Recording stopped: the host’s recording storage is full',
+  /** A refusal to start (409). */
+  storageFull: (quotaMb: number) =>
+    `Your recordings use all of the ${quotaMb >= 1024 ? `${Math.round(quotaMb / 1024)} GB` : `${quotaMb} MB`} this server keeps per host. Delete recordings you no longer need in My Meetings.`,
+} as const;
+
 /**
  * Texts of the transcription notice, badge and consent (issue 34; the spec gives none: "announced
  * to everyone with a persistent badge; each participant may decline").

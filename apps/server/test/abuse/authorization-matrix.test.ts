@@ -147,6 +147,15 @@ const DECISIONS: Record<string, RouteDecision> = {
     roles: only('host'),
     path: async () => `/api/recordings/${w.recordingId}/download`,
   },
+  'GET /api/recordings/:id/play': {
+    roles: only('host'),
+    path: async () => `/api/recordings/${w.recordingId}/play`,
+  },
+  // Deleting one frees the host's recording storage: its meeting's owner only (a fresh one each).
+  'DELETE /api/recordings/:id': {
+    roles: only('host'),
+    path: async () => `/api/recordings/${await readyRecording(w.meetingRowId)}`,
+  },
   'GET /api/ai/capabilities': { roles: everyone('allow') },
   // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
   'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
@@ -356,6 +365,7 @@ let w: {
   fileId: string;
   guestId: string;
   recordingId: string;
+  meetingRowId: string;
 };
 
 beforeAll(async () => {
@@ -406,6 +416,7 @@ beforeAll(async () => {
     fileId: upload.json<{ id: string }>().id,
     guestId: g.join.id,
     recordingId: await readyRecording(meeting.id),
+    meetingRowId: meeting.id,
   };
 });
 

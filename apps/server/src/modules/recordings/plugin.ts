@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { followRoomForRecording } from './follower.js';
-import { missingTools } from './process.js';
+import { NAME_FONT, TOOL_TIMEOUT_MS, missingTools } from './process.js';
 import { createRecordingsRepository } from './repository.js';
 import { createRecordingsService, type RecordingsService } from './service.js';
 
@@ -22,6 +23,8 @@ async function recordingsPlugin(app: FastifyInstance): Promise<void> {
   else if (missing.length > 0)
     log.warn({ missing }, 'recording: not offered (post-processing tools missing)');
   else log.info(`recording: Janus records into ${app.media.recordingDir}`);
+  if (app.media.canRecord() && !existsSync(NAME_FONT))
+    log.warn(`recording: no names on the tiles (${NAME_FONT} is missing: Debian fonts-dejavu-core)`);
 
   const service = createRecordingsService({
     repo: createRecordingsRepository(app.db.db),
@@ -30,7 +33,9 @@ async function recordingsPlugin(app: FastifyInstance): Promise<void> {
     isPro: (userId) => app.subscriptions.isPro(userId),
     room: (roomId) => app.rooms.room(roomId),
     publish: (roomId, to, message) => app.realtime.sockets.transport.publish(roomId, to, message),
-    enqueue: (recordingId) => app.jobs.enqueue(RECORDING_QUEUE, [{ recordingId }]),
+    enqueue: (recordingId, step) => app.jobs.enqueue(RECORDING_QUEUE, [{ recordingId, step }]),
+    limits: { maxMs: cfg.maxMs, hostQuotaBytes: cfg.hostQuotaBytes, segmentMs: cfg.segmentMs },
+    fontFile: existsSync(NAME_FONT) ? NAME_FONT : null,
     dir: cfg.dir,
     tools,
     missingTools: missing,
@@ -44,11 +49,18 @@ async function recordingsPlugin(app: FastifyInstance): Promise<void> {
     (err) => log.warn({ err }, 'recording could not follow the room'),
   );
 
-  // One recording at a time per instance: ffmpeg takes a core or two while it encodes.
-  app.jobs.define<{ recordingId: string }>(
+  // One job at a time per instance (ffmpeg takes a core or two while it encodes), each one step
+  // of one recording (at most RECORDING_SEGMENT_SECONDS of it), so a long recording does not hold
+  // the queue: each step queues the next behind what is waiting. A job that runs past the tools'
+  // timeout is expired by the queue (and its tool killed) rather than run twice.
+  app.jobs.define<{ recordingId: string; step?: number }>(
     RECORDING_QUEUE,
-    { retryLimit: 1, retryDelay: app.config.jobs.retryDelaySeconds },
-    async (data, ctx) => service.process(data.recordingId, ctx.lastAttempt),
+    {
+      retryLimit: 1,
+      retryDelay: app.config.jobs.retryDelaySeconds,
+      expireInSeconds: Math.ceil((TOOL_TIMEOUT_MS * 2) / 1000),
+    },
+    async (data, ctx) => service.process(data.recordingId, data.step ?? 0, ctx.lastAttempt),
   );
   app.addHook('onReady', async () => {
     await service.recover().catch((err: unknown) => log.error({ err }, 'could not recover recordings'));

@@ -10,7 +10,33 @@ import { createTestApp, makePro, signIn, type TestContext } from '../../../test/
 import { createMeeting } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
 import { meetings, recordings } from '../../db/schema/index.js';
-import { ffmpegArgs, participantOf, processRecording, readMjrHeader } from './process.js';
+import {
+  NAME_FONT,
+  ffmpegArgs,
+  gridOf,
+  participantOf,
+  processRecording,
+  readMjrHeader,
+  segmentsOf,
+} from './process.js';
+
+/** The video size ffprobe reads (`WxH`). */
+const sizeOf = (file: string) =>
+  spawnSync(
+    'ffprobe',
+    [
+      '-v',
+      'error',
+      '-select_streams',
+      'v',
+      '-show_entries',
+      'stream=width,height',
+      '-of',
+      'csv=p=0:s=x',
+      file,
+    ],
+    { encoding: 'utf8' },
+  ).stdout.trim();
 
 const FIXTURES = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -56,9 +82,39 @@ describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => 
       { encoding: 'utf8' },
     );
     expect(probe.stdout.trim().split('\n').sort()).toEqual(['audio', 'video']);
+    expect(sizeOf(outFile)).toBe('1280x720');
     // The fixtures stay (the job removes raw files only after a success of its own).
     expect(readdirSync(FIXTURES)).toHaveLength(3);
   }, 60_000);
+
+  it('makes the same file from bounded segments joined together, with names on the tiles', async () => {
+    const audio = readdirSync(FIXTURES).find((f) => f.startsWith('rec-001-'))!;
+    const first = await readMjrHeader(tools, path.join(FIXTURES, audio));
+    const startedAt = new Date(first.firstPacketUs / 1000 - 300);
+    const endedAt = new Date(startedAt.getTime() + 8_000);
+    const outFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'parley-rec-test-')), 'out.mp4');
+    const video = readdirSync(FIXTURES).find((f) => f.endsWith('-video-1.mjr'))!;
+    const result = await processRecording({
+      rawDir: FIXTURES,
+      name: 'rec',
+      outFile,
+      startedAt,
+      endedAt,
+      tools,
+      // Three jobs' worth: 3 s, 3 s and 2 s.
+      segmentMs: 3_000,
+      names: new Map([[participantOf(video), 'Gus Guest']]),
+      fontFile: NAME_FONT,
+    });
+    expect(Math.abs(result.durationMs - 8_000)).toBeLessThan(400);
+    expect(sizeOf(outFile)).toBe('1280x720');
+    const packets = spawnSync(
+      'ffprobe',
+      ['-v', 'error', '-select_streams', 'a', '-show_entries', 'format=duration', '-of', 'csv=p=0', outFile],
+      { encoding: 'utf8' },
+    );
+    expect(Math.abs(Number(packets.stdout.trim()) * 1000 - 8_000)).toBeLessThan(400);
+  }, 90_000);
 
   it('fails with a reason when Janus wrote nothing for the recording', async () => {
     const outFile = path.join(os.tmpdir(), 'parley-never.mp4');
@@ -98,10 +154,49 @@ describe('the mix ffmpeg is asked for', () => {
     const graph = args[args.indexOf('-filter_complex') + 1]!;
     expect(graph).toContain('adelay=1500:all=1');
     expect(graph).toContain('amix=inputs=2');
-    // Bob's second connection (a reload) lands in his own cell at 9 s: two cells, not three.
-    expect(graph).toContain('xstack=inputs=2');
+    // Bob's second connection (a reload) lands in his own cell at 9 s: two cells, not three,
+    // side by side in the 1280x720 frame.
+    expect(graph.match(/\[c\d+b\]/g)?.filter((_, k, a) => a.indexOf(_) === k)).toHaveLength(2);
+    expect(graph).toContain('overlay=x=0:y=180');
+    expect(graph).toContain('overlay=x=640:y=180');
     expect(graph).toContain('setpts=PTS-STARTPTS+9.000/TB');
     expect(args[args.indexOf('-t') + 1]).toBe('12.000');
+  });
+
+  it('encodes a window of the timeline: tracks before it are read from its start, later ones wait', () => {
+    const tracks = [
+      { ...at('ann', 'audio', 0), durationMs: 700_000 },
+      { ...at('bob', 'audio', 650_000), durationMs: 10_000 },
+      { ...at('cat', 'audio', 0), durationMs: 60_000 },
+      { ...at('ann', 'video', 0), durationMs: 700_000 },
+    ];
+    const args = ffmpegArgs(tracks, 700_000, 'o.mp4', { fromMs: 600_000, toMs: 700_000 });
+    const graph = args[args.indexOf('-filter_complex') + 1]!;
+    // Ann's streams are read from 600 s on; Bob's voice starts 50 s into the window; Cat left
+    // before it and is not read at all.
+    expect(args.filter((a) => a === '-ss')).toHaveLength(2);
+    expect(args[args.indexOf('-ss') + 1]).toBe('600.000');
+    expect(args.filter((a) => a === '-i')).toHaveLength(3);
+    expect(graph).toContain('adelay=50000:all=1');
+    expect(args[args.indexOf('-t') + 1]).toBe('100.000');
+  });
+
+  it('splits the timeline into bounded segments, and fits the grid to 1280x720', () => {
+    expect(segmentsOf(25 * 60_000, 10 * 60_000)).toEqual([
+      { fromMs: 0, toMs: 600_000 },
+      { fromMs: 600_000, toMs: 1_200_000 },
+      { fromMs: 1_200_000, toMs: 1_500_000 },
+    ]);
+    // A sliver under a second joins the segment before it.
+    expect(segmentsOf(20 * 60_000 + 400, 10 * 60_000)).toHaveLength(2);
+    expect(gridOf(1)).toMatchObject({ cols: 1, rows: 1, cell: { w: 1280, h: 720 } });
+    expect(gridOf(4)).toMatchObject({ cols: 2, rows: 2, cell: { w: 640, h: 360 } });
+    for (let n = 1; n <= 9; n++) {
+      const g = gridOf(n);
+      expect(g.cols * g.rows).toBeGreaterThanOrEqual(n);
+      expect(g.origin.x * 2 + g.cols * g.cell.w).toBeLessThanOrEqual(1280);
+      expect(g.origin.y * 2 + g.rows * g.cell.h).toBeLessThanOrEqual(720);
+    }
   });
 
   it('gives a recording without cameras a black picture, and without voices silence', () => {
@@ -185,6 +280,41 @@ describe('recordings for the host', () => {
     expect(res.rawPayload.length).toBe(2048);
   });
 
+  it('plays inline for the app’s player, with byte ranges', async () => {
+    const play = (range?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/recordings/${ready}/play`,
+        headers: { cookie: owner.cookie, ...(range ? { range } : {}) },
+      });
+    const whole = await play();
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers['content-disposition']).toBeUndefined();
+    expect(whole.headers['accept-ranges']).toBe('bytes');
+    expect(whole.rawPayload.length).toBe(2048);
+    const part = await play('bytes=100-199');
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe('bytes 100-199/2048');
+    expect(part.rawPayload.length).toBe(100);
+    expect((await play('bytes=-48')).headers['content-range']).toBe('bytes 2000-2047/2048');
+    expect((await play('bytes=2000-')).rawPayload.length).toBe(48);
+    const past = await play('bytes=5000-');
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe('bytes */2048');
+    // Several ranges at once are not served as such: the whole file.
+    expect((await play('bytes=0-1,5-6')).statusCode).toBe(200);
+    const theirs = await t.app.inject({
+      method: 'GET',
+      url: `/api/recordings/${ready}/play`,
+      headers: { cookie: stranger.cookie },
+    });
+    expect(theirs.statusCode).toBe(403);
+    const list = (await get('/api/recordings', owner.cookie)).json<
+      { id: string; playUrl: string | null }[]
+    >();
+    expect(list.find((r) => r.id === ready)?.playUrl).toBe(`/api/recordings/${ready}/play`);
+  });
+
   it('answers 4xx, never 500: unknown, malformed, someone else’s, not ready, signed out', async () => {
     expect((await get(`/api/recordings/${crypto.randomUUID()}/download`, owner.cookie)).statusCode).toBe(404);
     expect((await get('/api/recordings/not-an-id/download', owner.cookie)).statusCode).toBe(400);
@@ -209,6 +339,8 @@ describe('recordings for the host', () => {
         startedAt: null,
         available: false,
         unavailableReason: RECORDING_TEXTS.noSfu,
+        stopsAt: null,
+        limitNotice: null,
       });
       guest.socket.send({ type: 'set_recording', requestId: 'g1', on: true });
       const refused = await guest.socket.next('error');

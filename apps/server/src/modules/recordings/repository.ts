@@ -1,6 +1,6 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Database } from '../../db/index.js';
-import { meetings, recordings, type RecordingRow } from '../../db/schema/index.js';
+import { meetingAttendance, meetings, recordings, type RecordingRow } from '../../db/schema/index.js';
 
 /** A recording with what the host's list and the download need of its meeting. */
 export interface RecordingWithMeeting {
@@ -87,6 +87,43 @@ export function createRecordingsRepository(db: Database) {
 
     async findWithMeeting(id: string): Promise<RecordingWithMeeting | null> {
       const [row] = await withMeeting().where(eq(recordings.id, id));
+      return row ?? null;
+    },
+
+    /** Bytes the finished recordings of the user's meetings take, together. */
+    async usedBytesForHost(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ bytes: sql<string | number | null>`coalesce(sum(${recordings.size}), 0)` })
+        .from(recordings)
+        .innerJoin(meetings, eq(meetings.id, recordings.meetingId))
+        .where(eq(meetings.hostId, userId));
+      return Number(row?.bytes ?? 0);
+    },
+
+    /** The user's meetings' recordings still recording or being processed (their raw files count). */
+    async unfinishedForHost(userId: string): Promise<RecordingRow[]> {
+      const rows = await db
+        .select({ recording: recordings })
+        .from(recordings)
+        .innerJoin(meetings, eq(meetings.id, recordings.meetingId))
+        .where(and(eq(meetings.hostId, userId), inArray(recordings.status, ['recording', 'processing'])));
+      return rows.map((r) => r.recording);
+    },
+
+    /** The names people had in a meeting, by room participant id (the tiles' names). */
+    async namesOf(meetingId: string): Promise<Map<string, string>> {
+      const rows = await db
+        .select({ participantId: meetingAttendance.participantId, name: meetingAttendance.name })
+        .from(meetingAttendance)
+        .where(eq(meetingAttendance.meetingId, meetingId))
+        .orderBy(meetingAttendance.joinedAt);
+      // The latest name a participant had (a rename) wins.
+      return new Map(rows.map((r) => [r.participantId, r.name]));
+    },
+
+    /** Deletes one recording row; answers it (its file goes too). */
+    async delete(id: string): Promise<RecordingRow | null> {
+      const [row] = await db.delete(recordings).where(eq(recordings.id, id)).returning();
       return row ?? null;
     },
 
