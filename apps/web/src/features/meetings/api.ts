@@ -93,6 +93,15 @@ export function useDeleteMeeting() {
 
 export const MY_RECORDINGS_KEY = ['/api/recordings'] as const;
 
+/** Deletes one of the host's recordings (frees its recording storage); the list follows. */
+export function useDeleteRecording() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest<void>('DELETE', `/api/recordings/${encodeURIComponent(id)}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: MY_RECORDINGS_KEY }),
+  });
+}
+
 /**
  * The recordings of the user's meetings. While one is still being recorded or processed the list
  * is asked for again every few seconds, so it turns into a download without a reload.

@@ -7,11 +7,32 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Page } from '@/components/ui/page';
 import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { ApiError } from '@/lib/api';
+import { useMyRecordings } from '@/features/meetings/api';
+import { RecordingList, RecordingPlayer } from '@/features/meetings/RecordingList';
 import { reportPdfUrl, useMeetingReport } from './api';
 import { formatDate, formatDuration, formatTime, percentOf } from './format';
 
 // recharts is large: it loads with the chart, after the figures are on screen.
 const TalkTimeChart = lazy(() => import('./TalkTimeChart'));
+
+/** The meeting's recordings on its report: the latest ready one plays here, all are listed. */
+function Recordings({ meetingId }: { meetingId: string }) {
+  const recordings = useMyRecordings(true);
+  const mine = (recordings.data ?? []).filter((r) => r.meetingId === meetingId);
+  if (mine.length === 0) return null;
+  const latest = mine.find((r) => r.status === 'ready' && r.playUrl);
+  return (
+    <Card className="mt-6" data-testid="report-recordings">
+      <CardHeader>
+        <CardTitle>Recording</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {latest ? <RecordingPlayer recording={latest} /> : null}
+        <RecordingList recordings={mine} />
+      </CardContent>
+    </Card>
+  );
+}
 
 function BackLink() {
   return (
@@ -284,6 +305,7 @@ export function ReportPage() {
           </CardContent>
         </Card>
       </div>
+      <Recordings meetingId={r.meetingId} />
       <Card className="mt-6">
         <CardHeader>
           <CardTitle>Attendance</CardTitle>

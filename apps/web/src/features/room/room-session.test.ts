@@ -1,3 +1,4 @@
+import type { RecordingState } from '@parley/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LocalMedia } from './media/local-media';
 import { FakePC } from './media/sfu-fakes';
@@ -141,6 +142,37 @@ describe('RoomSession', () => {
       description: 'Only the host can do that',
       variant: 'destructive',
     });
+  });
+
+  it('says when recording starts, when a limit is near, and which limit stopped it', () => {
+    const state = (over: Partial<RecordingState>): RecordingState => ({
+      active: false,
+      startedAt: null,
+      available: true,
+      unavailableReason: null,
+      stopsAt: null,
+      limitNotice: null,
+      ...over,
+    });
+    // The first state after joining is only shown, not announced.
+    socket().receive({ type: 'recording_state', recording: state({}) });
+    expect(notify).not.toHaveBeenCalled();
+    const on = { active: true, startedAt: '2026-12-07T10:00:00Z', stopsAt: '2026-12-07T14:00:00Z' };
+    socket().receive({ type: 'recording_state', recording: state(on) });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'This meeting is being recorded' });
+    const soon = 'Recording stops in 5 minutes: recordings are limited to 4 hours';
+    socket().receive({ type: 'recording_state', recording: state({ ...on, limitNotice: soon }) });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'Recording', description: soon });
+    // The same notice again (another state change) is not said twice.
+    socket().receive({ type: 'recording_state', recording: state({ ...on, limitNotice: soon }) });
+    expect(notify).toHaveBeenCalledTimes(2);
+    const reached = 'Recording stopped: recordings are limited to 4 hours';
+    socket().receive({ type: 'recording_state', recording: state({ limitNotice: reached }) });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'Recording stopped', description: reached });
+    // Stopped by the host: no reason.
+    socket().receive({ type: 'recording_state', recording: state(on) });
+    socket().receive({ type: 'recording_state', recording: state({}) });
+    expect(notify).toHaveBeenLastCalledWith({ title: 'Recording stopped' });
   });
 
   it('adds chat messages once each, in time order', () => {

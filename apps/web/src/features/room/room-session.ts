@@ -264,14 +264,22 @@ export class RoomSession {
     }
   }
 
-  /** Everyone is told when the recording starts or stops (not on the first state after joining). */
+  /**
+   * Everyone is told when the recording starts or stops (not on the first state after joining),
+   * when one of its limits is near, and which limit stopped it.
+   */
   private onRecordingState(recording: RecordingState): void {
     const before = this.snapshot.recording;
     this.set({ recording });
-    if (!before || before.active === recording.active) return;
-    this.opts.notify({
-      title: recording.active ? RECORDING_TEXTS.startedNotice : RECORDING_TEXTS.stoppedNotice,
-    });
+    if (!before) return;
+    if (before.active !== recording.active) {
+      this.opts.notify({
+        title: recording.active ? RECORDING_TEXTS.startedNotice : RECORDING_TEXTS.stoppedNotice,
+        ...(!recording.active && recording.limitNotice ? { description: recording.limitNotice } : {}),
+      });
+    } else if (recording.active && recording.limitNotice && recording.limitNotice !== before.limitNotice) {
+      this.opts.notify({ title: RECORDING_TEXTS.indicator, description: recording.limitNotice });
+    }
   }
 
   private onMuteParticipant(m: ServerMessageOf<'mute_participant'>): void {

@@ -62,12 +62,14 @@ function InvitePopover({ meetingId }: { meetingId: string }) {
 
 /** Everyone sees that the meeting is being recorded (room state: after a reload and for latecomers too). */
 function RecordingIndicator() {
-  const { active } = useRecordingIndicator();
+  const { active, limitNotice } = useRecordingIndicator();
   if (!active) return null;
   return (
     <span
       role="status"
       data-testid="recording-indicator"
+      title={limitNotice ?? undefined}
+      aria-description={limitNotice ?? undefined}
       className="flex shrink-0 items-center gap-1.5 rounded-full bg-red-600/90 px-2.5 py-1 text-xs font-semibold text-white"
     >
       <span aria-hidden className="size-2 animate-pulse rounded-full bg-white" />

@@ -46,5 +46,10 @@ export function useRecordingToggle() {
 /** Whether the meeting is being recorded, for everyone's indicator. */
 export function useRecordingIndicator() {
   const { recording } = useRoomState();
-  return { active: recording?.active === true, startedAt: recording?.startedAt ?? null };
+  return {
+    active: recording?.active === true,
+    startedAt: recording?.startedAt ?? null,
+    /** A limit that is near (the indicator's tooltip; a toast said it when it came). */
+    limitNotice: recording?.active ? (recording.limitNotice ?? null) : null,
+  };
 }
