@@ -43,6 +43,7 @@ import retentionPlugin from './modules/retention/plugin.js';
 import roomsPlugin from './modules/rooms/plugin.js';
 import recordingsPlugin from './modules/recordings/plugin.js';
 import { recordingRoutes } from './modules/recordings/routes.js';
+import { featureRoutes } from './modules/features/routes.js';
 import realtimePlugin from './realtime/plugin.js';
 import { realtimeRoutes } from './realtime/routes.js';
 
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<App>
   await app.register(roomRoutes);
   await app.register(fileRoutes);
   await app.register(recordingRoutes);
+  await app.register(featureRoutes);
   await app.register(collaborationRoutes);
   await app.register(reportRoutes);
   await app.register(backgroundRoutes);

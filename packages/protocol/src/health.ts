@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRANSLATION_LANGUAGES } from './constants.js';
 
 export const healthResponseSchema = z.object({ status: z.literal('ok') });
 export const readyResponseSchema = z.object({
@@ -6,3 +7,26 @@ export const readyResponseSchema = z.object({
   database: z.enum(['pglite', 'postgres']),
 });
 export type ReadyResponse = z.infer<typeof readyResponseSchema>;
+
+/**
+ * GET /api/features: what THIS server does now (issue 37 item 10), so pages and e-mails never
+ * promise an engine or Janus it lacks. `features` is the build's FEATURE_AVAILABILITY narrowed
+ * by the running engines: transcription needs a speech engine, translation one language it can
+ * translate into, recording Janus with a recordings folder and its tools. `translationLanguages`:
+ * the listener languages a transcribed line can be given in.
+ */
+export const serverFeaturesSchema = z.object({
+  features: z.object({
+    transcription: z.boolean(),
+    translation: z.boolean(),
+    summaries: z.boolean(),
+    pdfExport: z.boolean(),
+    analytics: z.boolean(),
+    backgroundEffects: z.boolean(),
+    whiteboard: z.boolean(),
+    recording: z.boolean(),
+    largeMeetings: z.boolean(),
+  }),
+  translationLanguages: z.array(z.enum(TRANSLATION_LANGUAGES)),
+});
+export type ServerFeatures = z.infer<typeof serverFeaturesSchema>;

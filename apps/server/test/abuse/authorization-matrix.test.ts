@@ -157,6 +157,8 @@ const DECISIONS: Record<string, RouteDecision> = {
     path: async () => `/api/recordings/${await readyRecording(w.meetingRowId)}`,
   },
   'GET /api/ai/capabilities': { roles: everyone('allow') },
+  // What this server does (issue 37 item 10): public, the landing page asks.
+  'GET /api/features': { roles: everyone('allow') },
   // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
   'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
   // A Pro participant of the live room may generate one too, but only the host's is saved

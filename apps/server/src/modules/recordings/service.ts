@@ -233,6 +233,11 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     JSON.parse(await readFile(path.join(workDir, 'plan.json'), 'utf8')) as Plan;
 
   return {
+    /** Whether this server can record at all (Janus with a recordings folder, and the tools). */
+    canRecordHere(): boolean {
+      return media.canRecord() && deps.missingTools.length === 0;
+    },
+
     /** The recording state a participant of the room sees (after its `joined`). */
     async stateFor(roomId: string): Promise<RecordingState | null> {
       const room = await deps.room(roomId);

@@ -1,14 +1,44 @@
+import type { ServerFeatures } from '@parley/protocol';
 import { FEATURE_AVAILABILITY, type Feature } from '@parley/protocol/constants';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { apiRequest } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
-/** True when every named feature works today (FEATURE_AVAILABILITY, read at render time). */
+/** True when every named feature is built (FEATURE_AVAILABILITY); pages use useIsAvailable. */
 export function isAvailable(...features: Feature[]): boolean {
   return features.every((f) => FEATURE_AVAILABILITY[f]);
 }
 
+export const SERVER_FEATURES_KEY = ['/api/features'] as const;
+
+/** What the running server does (GET /api/features); undefined until it answered. */
+export function useServerFeatures(): ServerFeatures | undefined {
+  return useQuery({
+    queryKey: SERVER_FEATURES_KEY,
+    queryFn: () => apiRequest<ServerFeatures>('GET', '/api/features'),
+    staleTime: 60_000,
+    retry: 1,
+  }).data;
+}
+
 /**
- * "Coming soon" beside a feature a page names but that does not work yet; renders nothing once the
- * feature's flag in FEATURE_AVAILABILITY is flipped. With several features it shows while any of
+ * `isAvailable` for pages: a feature works when the build has it AND this server runs what it
+ * needs (issue 37 item 10: a server without a speech engine or Janus must not promise them).
+ * Until the server answers, the build's word stands (a page does not flicker on a normal server).
+ */
+export function useIsAvailable(): (...features: Feature[]) => boolean {
+  const server = useServerFeatures();
+  return useCallback(
+    (...features: Feature[]) =>
+      features.every((f) => FEATURE_AVAILABILITY[f] && (server?.features?.[f] ?? true)),
+    [server],
+  );
+}
+
+/**
+ * "Coming soon" beside a feature a page names but that does not work yet (not built, or not on
+ * this server); renders nothing once it works. With several features it shows while any of
  * them is missing. `label` names the missing part when only part of a line is unbuilt.
  */
 export function ComingSoonBadge({
@@ -23,8 +53,9 @@ export function ComingSoonBadge({
   tone?: 'light' | 'dark';
   className?: string;
 }) {
+  const available = useIsAvailable();
   const features: readonly Feature[] = typeof feature === 'string' ? [feature] : feature;
-  if (isAvailable(...features)) return null;
+  if (available(...features)) return null;
   return (
     <span
       data-coming-soon=""

@@ -8,7 +8,7 @@ import { CalendarPlus, LogIn, Sparkles, Star, Users, Video, Wand2, Zap } from 'l
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
+import { ComingSoonBadge, useIsAvailable } from '@/components/ui/coming-soon';
 import { Input, Label } from '@/components/ui/input';
 import { useLandingAuthEffects } from '@/features/auth/useLandingAuthEffects';
 import { HeroVideo } from './HeroVideo';
@@ -24,6 +24,7 @@ import { useMeetingActions } from './useMeetingActions';
 const NAME_FIELD_ID = 'landing-name';
 
 export function LandingPage() {
+  const isAvailable = useIsAvailable();
   const actions = useMeetingActions();
   useLandingAuthEffects();
 

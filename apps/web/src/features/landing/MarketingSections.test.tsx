@@ -53,19 +53,31 @@ const AI_ITEMS: [string, Feature | null][] = [
 /** What GET /api/ai/capabilities says of the running engine's measured accuracy. */
 let wordAccuracy: { percent: number; measuredOn: string } | null = null;
 
+/** What GET /api/features says this server does (null: it did not answer). */
+let serverFeatures: { features: Record<string, boolean>; translationLanguages: string[] } | null = null;
+
 function renderSections() {
   vi.stubGlobal(
     'fetch',
-    vi.fn(() =>
+    vi.fn((url: string) =>
       Promise.resolve(
-        new Response(
-          JSON.stringify({
-            transcription: { engine: wordAccuracy ? 'pocketsphinx' : null, languages: [], wordAccuracy },
-            translation: { engine: null, targets: [] },
-            summaries: { engine: 'embedded' },
-          }),
-          { headers: { 'content-type': 'application/json' } },
-        ),
+        url.endsWith('/api/features')
+          ? serverFeatures
+            ? new Response(JSON.stringify(serverFeatures), {
+                headers: { 'content-type': 'application/json' },
+              })
+            : new Response('{"message":"down"}', {
+                status: 503,
+                headers: { 'content-type': 'application/json' },
+              })
+          : new Response(
+              JSON.stringify({
+                transcription: { engine: wordAccuracy ? 'pocketsphinx' : null, languages: [], wordAccuracy },
+                translation: { engine: null, targets: [] },
+                summaries: { engine: 'embedded' },
+              }),
+              { headers: { 'content-type': 'application/json' } },
+            ),
       ),
     ),
   );
@@ -159,6 +171,26 @@ describe('landing marketing sections', () => {
     expect(screen.getByTestId('ai-in-development')).toHaveTextContent(
       'Live translation and AI summaries are still in development.',
     );
+  });
+
+  it('says what the running server does: no translation there, no promise; its languages counted', async () => {
+    Object.assign(flags.live, flags.committed);
+    const all = Object.fromEntries(Object.keys(flags.committed).map((k) => [k, flags.committed[k]!]));
+    serverFeatures = { features: { ...all, translation: false }, translationLanguages: ['en'] };
+    renderSections();
+    await vi.waitFor(() =>
+      expectSoon(
+        listItem('ai-features', 'Live translation into'),
+        true,
+        'translation on a server without it',
+      ),
+    );
+    expectSoon(listItem('ai-features', 'Per-speaker live transcripts'), false, 'transcription still runs');
+    // A server that says nothing leaves the build's word; one that translates into 5 says 5.
+    serverFeatures = { features: all, translationLanguages: ['en', 'es', 'fr', 'de', 'it'] };
+    const second = renderSections();
+    await within(second.container).findByText('Live translation into 5 languages');
+    serverFeatures = null;
   });
 
   it('shows the transcription accuracy measured for the running engine, never the spec’s 99.2%', async () => {

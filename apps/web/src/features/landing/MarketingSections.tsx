@@ -1,4 +1,10 @@
-import { AI_FEATURES, MARKETING_FIGURES, PRO_PLAN, type Feature } from '@parley/protocol/constants';
+import {
+  AI_FEATURES,
+  MARKETING_FIGURES,
+  PRO_PLAN,
+  TRANSLATION_LANGUAGES,
+  type Feature,
+} from '@parley/protocol/constants';
 import { useAiCapabilities } from '@/features/room/ai/api';
 import {
   BarChart3,
@@ -22,7 +28,7 @@ import {
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
+import { ComingSoonBadge, useIsAvailable, useServerFeatures } from '@/components/ui/coming-soon';
 import { AiInDevelopmentNote } from '@/features/subscription/pro-features';
 import { TESTIMONIALS } from './testimonials';
 
@@ -91,13 +97,18 @@ const PROMO_ITEMS: MarketingItem[] = [
 
 const AI_ITEMS: MarketingItem[] = [
   { text: 'Per-speaker live transcripts', feature: 'transcription' },
-  { text: 'Live translation into 12 languages', feature: 'translation' },
+  // {languages}: how many listener languages this server offers (GET /api/features).
+  { text: 'Live translation into {languages} languages', feature: 'translation' },
   { text: 'Summaries, action items and decisions', feature: 'summaries' },
   { text: 'Download or export as PDF', feature: 'pdfExport' },
 ];
 
 /** A checked list line, or a clock and "Coming soon" while its feature is missing. */
 function MarketingLine({ item, tone }: { item: MarketingItem; tone: 'light' | 'dark' }) {
+  const isAvailable = useIsAvailable();
+  // A server that translates nowhere shows the line as coming, with the build's languages.
+  const offered = useServerFeatures()?.translationLanguages.length ?? 0;
+  const languages = offered > 1 ? offered : TRANSLATION_LANGUAGES.length;
   const ready = !item.feature || isAvailable(item.feature);
   const Icon = ready ? CheckCircle2 : Clock;
   const iconColour = tone === 'dark' ? 'text-emerald-300' : 'text-emerald-500';
@@ -105,7 +116,7 @@ function MarketingLine({ item, tone }: { item: MarketingItem; tone: 'light' | 'd
     <li className="flex items-start gap-2">
       <Icon aria-hidden="true" className={`mt-0.5 size-4 shrink-0 ${ready ? iconColour : 'opacity-70'}`} />
       <span>
-        {item.text}
+        {item.text.replace('{languages}', String(languages))}
         {item.feature ? (
           <>
             {' '}
@@ -118,6 +129,7 @@ function MarketingLine({ item, tone }: { item: MarketingItem; tone: 'light' | 'd
 }
 
 export function FeatureSection() {
+  const isAvailable = useIsAvailable();
   return (
     <section aria-labelledby="features-title" className="mx-auto max-w-6xl px-4 py-16 sm:px-6">
       <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
@@ -153,7 +165,7 @@ export function FeatureSection() {
 }
 
 /** The promo's sentence: what Pro gives today first, then what is still coming (FEATURE_AVAILABILITY). */
-function promoSentence(): string {
+function promoSentence(isAvailable: (...f: Feature[]) => boolean): string {
   const ai = isAvailable(...AI_FEATURES);
   const large = isAvailable('largeMeetings');
   const aiText = 'live transcription, translation and summaries with action items and decisions';
@@ -166,6 +178,7 @@ function promoSentence(): string {
 }
 
 export function SuperchargePromo() {
+  const isAvailable = useIsAvailable();
   return (
     <section aria-labelledby="supercharge-title" className="mx-auto max-w-6xl px-4 sm:px-6">
       <div className="relative overflow-hidden rounded-3xl bg-gradient-to-r from-brand-700 via-brand-600 to-fuchsia-600 p-8 text-white shadow-xl sm:p-12">
@@ -177,7 +190,7 @@ export function SuperchargePromo() {
             <h2 id="supercharge-title" className="mt-4 text-3xl font-bold tracking-tight sm:text-4xl">
               Supercharge your meetings with AI
             </h2>
-            <p className="mt-3 max-w-xl text-brand-100">{promoSentence()}</p>
+            <p className="mt-3 max-w-xl text-brand-100">{promoSentence(isAvailable)}</p>
             <ul className="mt-5 grid gap-2 text-sm sm:grid-cols-2" data-testid="promo-features">
               {PROMO_ITEMS.map((item) => (
                 <MarketingLine key={item.text} item={item} tone="dark" />
@@ -288,6 +301,7 @@ export function Testimonials() {
 }
 
 export function AiMarketing() {
+  const isAvailable = useIsAvailable();
   // The spec's "99.2% transcription accuracy" is not what this server's engine does: the figure
   // shown is the one measured for the engine it runs, or none (issue 37 item 10).
   const accuracy = useAiCapabilities().data?.transcription.wordAccuracy ?? null;

@@ -17,7 +17,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
+import { ComingSoonBadge, useIsAvailable } from '@/components/ui/coming-soon';
 import { Page } from '@/components/ui/page';
 import { Spinner } from '@/components/ui/spinner';
 import { useUser } from '@/features/auth/api';
@@ -48,6 +48,7 @@ function errorMessage(err: unknown, fallback: string): string {
  * server re-reads from the payments provider; with `?email=` it checks that email's status instead.
  */
 export function ConfirmationPage() {
+  const isAvailable = useIsAvailable();
   const { sessionId = '' } = useParams();
   const [params] = useSearchParams();
   const email = params.get('email');

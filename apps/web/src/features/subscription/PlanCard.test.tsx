@@ -1,8 +1,19 @@
 import type * as Constants from '@parley/protocol/constants';
 import type { Feature } from '@parley/protocol/constants';
-import { render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render as renderPlain, screen, within } from '@testing-library/react';
+import type { ReactElement } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PlanCard } from './PlanCard';
+
+/** The card under a query client; the server's feature list is not asked here (the build's flags stand). */
+const render = (ui: ReactElement) => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.reject(new Error('offline'))),
+  );
+  return renderPlain(<QueryClientProvider client={new QueryClient()}>{ui}</QueryClientProvider>);
+};
 
 // The flags the components read, replaced by a copy each test sets.
 const flags = vi.hoisted(() => ({

@@ -3,7 +3,7 @@ import { ArrowLeft, LogIn } from 'lucide-react';
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { isAvailable } from '@/components/ui/coming-soon';
+import { useIsAvailable } from '@/components/ui/coming-soon';
 import { Input, Label } from '@/components/ui/input';
 import { Page } from '@/components/ui/page';
 import { Skeleton, Spinner } from '@/components/ui/spinner';
@@ -20,6 +20,7 @@ const StripePaymentForm = lazy(() => import('./StripePaymentForm'));
 
 /** Subscribe (spec §2): plan card + email form, then the payment form, or the active-subscription view. */
 export function SubscribePage() {
+  const isAvailable = useIsAvailable();
   const { user, isLoading: userLoading } = useUser();
   const { data: status, isLoading: statusLoading } = useSubscriptionStatusByEmail(user?.email ?? null);
   const [email, setEmail] = useState<string | null>(null);

@@ -1,6 +1,6 @@
 import { AI_FEATURES, FEATURE_AVAILABILITY, PRO_PLAN, type Feature } from '@parley/protocol/constants';
 import { Check, Clock, Construction } from 'lucide-react';
-import { ComingSoonBadge, isAvailable } from '@/components/ui/coming-soon';
+import { ComingSoonBadge, useIsAvailable } from '@/components/ui/coming-soon';
 import { cn } from '@/lib/cn';
 
 export interface ProFeature {
@@ -28,6 +28,7 @@ export const PRO_FEATURES: readonly ProFeature[] = [
 
 /** One line of the plan: a check, the text, and "Coming soon" (with what works meanwhile) until it works. */
 export function ProFeatureItem({ item, className }: { item: ProFeature; className?: string }) {
+  const isAvailable = useIsAvailable();
   const features = featuresOf(item);
   const ready = isAvailable(...features);
   return (
