@@ -6,8 +6,11 @@ import { Store } from '@/lib/store';
  * hooks read and change it, so no component passes these down as props.
  */
 
-/** 'collab': the collaboration area (whiteboard and notes, issue 14), shown wider. */
-export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools' | 'collab';
+/**
+ * 'collab': the collaboration area (whiteboard and notes, issue 14), shown wider. 'tools': the AI
+ * tab (Meeting Tools); the spec's separate AI tab only pointed to it, so it is one door (issue 37).
+ */
+export type PanelId = 'none' | 'participants' | 'chat' | 'tools' | 'collab';
 export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade';
 
 export interface LayoutState {
@@ -17,7 +20,7 @@ export interface LayoutState {
   chatRead: number;
 }
 
-/** One of none/participants/chat/ai/tools/collab; choosing the active one closes the panel (spec §2). */
+/** One of none/participants/chat/tools/collab; choosing the active one closes the panel (spec §2). */
 export function togglePanel(current: PanelId, clicked: PanelId): PanelId {
   return current === clicked ? 'none' : clicked;
 }
