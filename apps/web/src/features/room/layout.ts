@@ -11,7 +11,8 @@ import { Store } from '@/lib/store';
  * tab (Meeting Tools); the spec's separate AI tab only pointed to it, so it is one door (issue 37).
  */
 export type PanelId = 'none' | 'participants' | 'chat' | 'tools' | 'collab';
-export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade';
+/** 'leave': the host's Leave (leave, or end the meeting for everyone). */
+export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade' | 'leave';
 
 export interface LayoutState {
   panel: PanelId;
