@@ -313,10 +313,7 @@ export function MoreMenu() {
 /** Below 1024 px: one row, whoever is in the meeting (the host's used to take three on a phone). */
 function CompactBar() {
   return (
-    <nav
-      aria-label="Meeting controls"
-      className="flex shrink-0 items-center justify-center gap-2 px-3 py-3"
-    >
+    <nav aria-label="Meeting controls" className="flex shrink-0 items-center justify-center gap-2 px-3 py-3">
       <MicToggle />
       <CameraToggle />
       <ChatToggle />
