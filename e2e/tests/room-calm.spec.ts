@@ -236,6 +236,17 @@ describe('a calm room on every screen', () => {
       await host.control('Leave meeting').click();
       const dialog = hostPage.getByRole('dialog', { name: 'Leave the meeting?' });
       await dialog.waitFor();
+      // Its three buttons lie wholly inside it (a narrower dialog cut Cancel off at 1440 px).
+      const box = (await dialog.boundingBox())!;
+      for (const b of await dialog.getByRole('button').all()) {
+        const r = (await b.boundingBox())!;
+        const inside =
+          r.x >= box.x &&
+          r.y >= box.y &&
+          r.x + r.width <= box.x + box.width &&
+          r.y + r.height <= box.y + box.height;
+        expect(inside, `${await b.textContent()} inside the dialog at ${width} px`).toBe(true);
+      }
       await screenshot(hostPage, `room-calm-host-${width}-leave-dialog`);
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });

@@ -93,9 +93,9 @@ export function LeaveDialog() {
       onOpenChange={onOpenChange}
       title="Leave the meeting?"
       description="The meeting goes on without you, or you can end it for everyone."
-      className="max-w-md"
     >
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      {/* Wraps rather than run out of the dialog (in a narrower one Cancel was cut off). */}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
         <Button variant="ghost" onClick={() => onOpenChange(false)}>
           Cancel
         </Button>
