@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { RoomPage } from './RoomPage.js';
 
 /** The room's collaboration area: the shared whiteboard (Excalidraw) and notes (TipTap). */
 export class Collaborate {
@@ -15,12 +16,8 @@ export class Collaborate {
   }
 
   async open(): Promise<void> {
-    if (!(await this.area.isVisible())) {
-      await this.page
-        .getByRole('navigation', { name: 'Meeting controls' })
-        .getByRole('button', { name: 'Collaborate' })
-        .click();
-    }
+    // A button of the bar; below 1024 px an item of its More menu.
+    if (!(await this.area.isVisible())) await new RoomPage(this.page).useControl('Collaborate');
     await this.area.waitFor();
     await this.page.waitForFunction(() => window.__parleyCollab?.status() === 'synced');
   }

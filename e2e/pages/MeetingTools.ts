@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { RoomPage } from './RoomPage.js';
 
 /** The room's Meeting Tools panel (spec §2): summarizer, live translation, transcription, transcripts. */
 export class MeetingTools {
@@ -10,7 +11,8 @@ export class MeetingTools {
 
   async open(): Promise<void> {
     if (await this.page.getByRole('heading', { name: 'Meeting Tools' }).isVisible()) return;
-    await this.page.getByRole('button', { name: 'AI Tools' }).click();
+    // A button of the bar; below 1024 px an item of its More menu.
+    await new RoomPage(this.page).useControl('AI Tools');
     await this.page.getByRole('heading', { name: 'Meeting Tools' }).waitFor();
   }
 

@@ -65,6 +65,31 @@ export class RoomPage {
   control(name: string): Locator {
     return this.controls.getByRole('button', { name, exact: true });
   }
+  /**
+   * The bar's control `name`, pressed: a button of the bar, or below 1024 px, where the less-used
+   * controls are in More, that menu's item.
+   */
+  async useControl(name: string): Promise<void> {
+    const button = this.control(name);
+    if (await button.isVisible()) return button.click();
+    await this.control('More').click();
+    const menu = this.page.getByRole('menu');
+    await menu
+      .getByRole('menuitem', { name, exact: true })
+      .or(menu.getByRole('menuitemcheckbox', { name, exact: true }))
+      .click();
+  }
+
+  /** Leaves the meeting; a host is asked first and answers Leave meeting (the meeting goes on). */
+  async leave(): Promise<void> {
+    await this.control('Leave meeting').click();
+    const asked = this.page.getByRole('dialog', { name: 'Leave the meeting?' });
+    const left = this.page.getByRole('heading', { name: 'You left the meeting' });
+    await asked.or(left).first().waitFor();
+    if (await asked.isVisible()) await asked.getByRole('button', { name: 'Leave meeting' }).click();
+    await left.waitFor();
+  }
+
   get muteAll(): Locator {
     return this.controls.getByRole('button', { name: 'Mute All' });
   }

@@ -228,6 +228,13 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     requestId,
     consent: z.enum(['allowed', 'declined']),
   }),
+  /**
+   * Added (issue 37, End meeting for everyone): the host ends the meeting. Every participant's
+   * socket closes with WS_CLOSE.meetingEnded (4005, the host's too) and the meeting ends as when
+   * the last one leaves; anyone else gets `error forbidden` ("Only the host can do this", the
+   * 403 of the room's rules). Answered with `ack` before the sockets close.
+   */
+  z.object({ type: z.literal('end_meeting'), requestId }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];

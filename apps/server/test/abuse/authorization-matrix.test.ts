@@ -13,7 +13,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { clientMessageSchema, type ClientMessageType } from '@parley/protocol';
+import { clientMessageSchema, WS_CLOSE, type ClientMessageType } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -259,6 +259,8 @@ const WS_DECISIONS: Record<ClientMessageType, WsRole[]> = {
   admit_participant: ['host'],
   deny_participant: ['host'],
   allow_rejoin: ['host'],
+  // End meeting for everyone (issue 37): the host only (the room's forbidden, its 403).
+  end_meeting: ['host'],
   // Starting transcription needs Pro: the owner is; the guests here are not (subscription_required).
   set_transcription: ['host'],
   set_caption_language: ['guest', 'host', 'other'],
@@ -318,6 +320,8 @@ function example(
       return { type, requestId: 'm', targetParticipantId: ids.wendy };
     case 'allow_rejoin':
       return { type, requestId: 'm', removedId: ids.rex };
+    case 'end_meeting':
+      return { type, requestId: 'm' };
     case 'leave_meeting':
       return { type };
     case 'set_transcription':
@@ -637,6 +641,11 @@ describe('WebSocket: every client message has a decision per role', () => {
         if (type === 'leave_meeting' && allowed.includes(role)) {
           const closed = await socket.closed;
           if (closed.code !== 1000) refusal = `closed ${closed.code}`;
+        } else if (type === 'end_meeting' && allowed.includes(role)) {
+          // The meeting ends: acknowledged, then the host's own socket closes with everyone's.
+          await socket.next('ack');
+          const closed = await socket.closed;
+          if (closed.code !== WS_CLOSE.meetingEnded) refusal = `closed ${closed.code}`;
         } else {
           await socket.sync();
           const errors = await socket.none('error', 0);

@@ -138,9 +138,13 @@ export function createRoomNews(deps: {
       if (gone.finished) meetingStatus(room.id, 'finished', room.meeting.meetingType);
     },
 
-    /** The room ended (its meeting deleted): everyone in it is gone. */
-    ended(roomId: string, participantIds: string[]): void {
+    /**
+     * The room ended (its meeting deleted, or its host ended it): everyone in it is gone. A
+     * meeting that still exists then ends as when the last one leaves (`meetingType` given).
+     */
+    ended(roomId: string, participantIds: string[], meetingType?: string): void {
       deps.transport.emit({ kind: 'ended', roomId, participantIds });
+      if (meetingType !== undefined) meetingStatus(roomId, 'finished', meetingType);
     },
   };
   return news;

@@ -322,6 +322,36 @@ describe('leaving and ending', () => {
     expect((await refusal(r.f.rooms.resume(r.ann.joinToken, socket))).code).toBe('invalid_token');
   });
 
+  it('endForEveryone (host): acknowledged, then every socket closes with 4005 and the meeting ends', async () => {
+    const r = await aRoom();
+    const order: string[] = [];
+    const acked = () => order.push(`ack, ${r.f.closed.length} closed`);
+    expect(await r.f.rooms.endForEveryone(r.host.actor, acked)).toBe(3);
+    expect(order).toEqual(['ack, 0 closed']);
+    expect(r.f.closed).toEqual(
+      [r.host, r.ann, r.bob].map((p) =>
+        expect.objectContaining({ participantId: p.id, code: WS_CLOSE.meetingEnded }),
+      ),
+    );
+    expect(await r.f.rooms.room(r.row.id)).toBeUndefined();
+    await expect.poll(() => r.f.statuses).toContain(`ended ${r.row.id}`);
+    const socket = r.f.socketFor(r.row.meetingId);
+    expect((await refusal(r.f.rooms.resume(r.ann.joinToken, socket))).code).toBe('invalid_token');
+    // Another meeting's room goes on.
+    expect((await r.f.rooms.admitted(r.otto.actor)).member.name).toBe('Otto');
+  });
+
+  it('endForEveryone is refused (403 forbidden) to a participant who is not the host; nothing ends', async () => {
+    const r = await aRoom();
+    let acked = false;
+    const err = await refusal(r.f.rooms.endForEveryone(r.bob.actor, () => (acked = true)));
+    expect(err).toMatchObject({ statusCode: 403, code: 'forbidden', message: ROOM_MESSAGES.hostOnly });
+    expect(acked).toBe(false);
+    expect(r.f.closed).toEqual([]);
+    expect(await r.f.rooms.inRoom(r.row.id)).toBe(3);
+    expect(r.f.statuses).not.toContain(`ended ${r.row.id}`);
+  });
+
   it('a dropped socket is shown disconnected, then the participant leaves after the grace period', async () => {
     const f = roomFixture({
       resumeGraceMs: 50,

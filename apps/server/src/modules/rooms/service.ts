@@ -179,6 +179,22 @@ export function createRoomService(deps: RoomServiceDeps) {
     return found;
   }
 
+  /**
+   * The room ends: it is forgotten with its tokens, every socket closes with 4005, the features
+   * hear `ended`; with `meetingType` (the meeting still exists) its status is written too.
+   */
+  async function sendAway(roomId: string, reason: string, meetingType?: string): Promise<number> {
+    const room = await store.delete(roomId);
+    if (!room) return 0;
+    room.ended = true;
+    for (const id of room.members.keys()) {
+      presence.forget(id);
+      transport.close(id, WS_CLOSE.meetingEnded, reason);
+    }
+    news.ended(roomId, [...room.members.keys()], meetingType);
+    return room.members.size;
+  }
+
   return {
     /** Timings in force; tests shorten them. */
     timings: deps.timings,
@@ -468,15 +484,20 @@ export function createRoomService(deps: RoomServiceDeps) {
      * Answers how many participants were sent away.
      */
     async end(roomId: string, reason: string = ROOM_MESSAGES.ended): Promise<number> {
-      const room = await store.delete(roomId);
-      if (!room) return 0;
-      room.ended = true;
-      for (const id of room.members.keys()) {
-        presence.forget(id);
-        transport.close(id, WS_CLOSE.meetingEnded, reason);
-      }
-      news.ended(roomId, [...room.members.keys()]);
-      return room.members.size;
+      return sendAway(roomId, reason);
+    },
+
+    /**
+     * end_meeting (host): "End meeting for everyone". Like a deleted meeting's room, every
+     * participant's socket closes with 4005 and every token stops working; the meeting's status
+     * is then written as when the last one leaves (an instant meeting ends, a scheduled one may
+     * start again). `acknowledge` runs once the host is checked, before the host's own socket
+     * closes (the ack has to go out on it). Answers how many participants were sent away.
+     */
+    async endForEveryone(actor: Actor, acknowledge: () => void = () => undefined): Promise<number> {
+      const { room } = actorIn(await store.get(actor.roomId), actor, 'host');
+      acknowledge();
+      return sendAway(room.id, ROOM_MESSAGES.ended, room.meeting.meetingType);
     },
 
     /** media_state: the sender's own state, told to the others. */

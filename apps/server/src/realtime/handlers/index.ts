@@ -6,6 +6,7 @@ import { answer } from './answer.js';
 import { chatMessage } from './chat_message.js';
 import { collaborationUpdate } from './collaboration_update.js';
 import { denyParticipant } from './deny_participant.js';
+import { endMeeting } from './end_meeting.js';
 import { iceCandidate } from './ice-candidate.js';
 import { joinMeeting } from './join_meeting.js';
 import { leaveMeeting } from './leave_meeting.js';
@@ -47,6 +48,7 @@ export const handlers: HandlerMap = {
   leave_meeting: leaveMeeting,
   ping,
   allow_rejoin: allowRejoin,
+  end_meeting: endMeeting,
   set_transcription: setTranscription,
   set_transcription_consent: setTranscriptionConsent,
   set_caption_language: setCaptionLanguage,

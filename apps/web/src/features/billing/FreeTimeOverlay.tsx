@@ -71,9 +71,11 @@ export function FreeTimeOverlay({
 
   return (
     <>
+      {/* A row of its own under the room's header, not a layer over it: floating, the pill sat on
+          the side panel's tabs (issue 37 item 8). */}
       <div
         className={cn(
-          'pointer-events-none fixed inset-x-0 top-14 z-30 flex justify-center px-2',
+          'flex shrink-0 justify-center px-2 pb-2',
           // On a phone an open panel covers the screen and shows the clock under its tabs.
           panelOpen && 'max-md:hidden',
         )}
@@ -83,7 +85,7 @@ export function FreeTimeOverlay({
           role="status"
           data-state={tone.state}
           className={cn(
-            'pointer-events-auto flex max-w-full flex-wrap items-center justify-center gap-x-3 gap-y-1 rounded-full border px-4 py-1.5 text-sm shadow-lg backdrop-blur',
+            'flex max-w-full flex-wrap items-center justify-center gap-x-3 gap-y-1 rounded-full border px-4 py-1 text-sm',
             tone.className,
           )}
         >

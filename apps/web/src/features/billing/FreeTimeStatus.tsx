@@ -77,7 +77,7 @@ export function FreeTimeStatusText({
 
 /**
  * The clock as a strip under the side panel's tabs, on phones only: there the panel covers the
- * whole screen, and the floating pill would sit on the panel's own controls.
+ * whole screen, the pill's row under the room's header with it.
  */
 export function FreeTimeStrip({ clock }: { clock: FreeTimeClient }) {
   const view = useFreeTimeView(clock);

@@ -6,9 +6,13 @@ import { Store } from '@/lib/store';
  * hooks read and change it, so no component passes these down as props.
  */
 
-/** 'collab': the collaboration area (whiteboard and notes, issue 14), shown wider. */
-export type PanelId = 'none' | 'participants' | 'chat' | 'ai' | 'tools' | 'collab';
-export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade';
+/**
+ * 'collab': the collaboration area (whiteboard and notes, issue 14), shown wider. 'tools': the AI
+ * tab (Meeting Tools); the spec's separate AI tab only pointed to it, so it is one door (issue 37).
+ */
+export type PanelId = 'none' | 'participants' | 'chat' | 'tools' | 'collab';
+/** 'leave': the host's Leave (leave, or end the meeting for everyone). */
+export type RoomDialog = 'none' | 'settings' | 'shortcuts' | 'upgrade' | 'leave';
 
 export interface LayoutState {
   panel: PanelId;
@@ -17,7 +21,7 @@ export interface LayoutState {
   chatRead: number;
 }
 
-/** One of none/participants/chat/ai/tools/collab; choosing the active one closes the panel (spec §2). */
+/** One of none/participants/chat/tools/collab; choosing the active one closes the panel (spec §2). */
 export function togglePanel(current: PanelId, clicked: PanelId): PanelId {
   return current === clicked ? 'none' : clicked;
 }

@@ -392,6 +392,14 @@ export class RoomSession {
     await this.hostAction({ type: 'allow_rejoin', removedId }, 'Could not allow them back');
   }
 
+  /**
+   * End meeting for everyone (host): the server acknowledges, then closes every socket with 4005,
+   * this one too, and the room shows the meeting-ended screen.
+   */
+  async endForEveryone(): Promise<void> {
+    await this.hostAction({ type: 'end_meeting' }, 'Could not end the meeting');
+  }
+
   /** Leaves for good: the server hears `leave_meeting`, then everything is released. */
   leave(): void {
     this.dispose();

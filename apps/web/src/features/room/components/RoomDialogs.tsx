@@ -1,11 +1,12 @@
 import { PRO_PLAN } from '@parley/protocol/constants';
-import { Check } from 'lucide-react';
+import { Check, LogOut, PhoneOff } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { ComingSoonBadge } from '@/components/ui/coming-soon';
 import { Dialog } from '@/components/ui/dialog';
 import { AiInDevelopmentNote } from '@/features/subscription/pro-features';
+import { useLeaveDialog } from '../controls/leave';
 import { useRoomDialog } from '../controls/panel-controls';
 import { useIsHost, useRoomContext, useRoomState } from '../room-context';
 import { SettingsDialog } from './SettingsDialog';
@@ -83,6 +84,32 @@ export function ShortcutsDialog({
   );
 }
 
+/** The host's Leave: leave (the meeting goes on) or End meeting for everyone. */
+export function LeaveDialog() {
+  const { open, onOpenChange, leave, endForEveryone, ending } = useLeaveDialog();
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Leave the meeting?"
+      description="The meeting goes on without you, or you can end it for everyone."
+    >
+      {/* Wraps rather than run out of the dialog (in a narrower one Cancel was cut off). */}
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:flex-wrap sm:justify-end">
+        <Button variant="ghost" onClick={() => onOpenChange(false)}>
+          Cancel
+        </Button>
+        <Button variant="secondary" onClick={leave}>
+          <LogOut /> Leave meeting
+        </Button>
+        <Button variant="destructive" onClick={endForEveryone} disabled={ending}>
+          <PhoneOff /> End meeting for everyone
+        </Button>
+      </div>
+    </Dialog>
+  );
+}
+
 /** The joined room's dialogs, each opened through the layout (buttons, shortcuts, AI toggle). */
 export function RoomDialogs() {
   const { session } = useRoomContext();
@@ -105,6 +132,7 @@ export function RoomDialogs() {
       />
       <ShortcutsDialog open={shortcuts.open} onOpenChange={shortcuts.onOpenChange} />
       <UpgradeDialog open={upgrade.open} onOpenChange={upgrade.onOpenChange} />
+      {isHost ? <LeaveDialog /> : null}
     </>
   );
 }

@@ -60,6 +60,7 @@ export function RoomView() {
       data-toasts="top"
     >
       <RoomHeader />
+      <RoomFreeTime session={session} panelOpen={panel !== 'none'} />
       <div className="flex min-h-0 flex-1 gap-3 px-2 sm:px-3">
         <main className="flex min-h-0 min-w-0 flex-1">
           {main.kind === 'share' ? (
@@ -121,7 +122,6 @@ export function RoomView() {
       </div>
       <ControlBar />
       <RoomDialogs />
-      <RoomFreeTime session={session} panelOpen={panel !== 'none'} />
       <MeetingBackgroundRestore />
     </div>
   );

@@ -1,6 +1,5 @@
 import type { RoomParticipant } from '@parley/protocol/ws';
 import {
-  Bot,
   MessageSquare,
   Mic,
   MicOff,
@@ -11,7 +10,6 @@ import {
   Users,
   Video,
   VideoOff,
-  Wrench,
   X,
 } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
@@ -33,11 +31,14 @@ import { ChatPanel } from './ChatPanel';
 // the landing page and the room's first frame do not pay for them.
 const CollaborateArea = lazy(() => import('@/features/collaboration/CollaborateArea'));
 
+/**
+ * The spec's AI tab only pointed to Tools: one tab, AI, holds Meeting Tools (issue 37 item 8), and
+ * the control bar's AI Tools button opens the same tab. Four tabs fit the panel's width.
+ */
 const TABS: { id: Exclude<PanelId, 'none'>; label: string; icon: typeof Users }[] = [
   { id: 'participants', label: 'People', icon: Users },
   { id: 'chat', label: 'Chat & Files', icon: MessageSquare },
-  { id: 'ai', label: 'AI', icon: Bot },
-  { id: 'tools', label: 'Tools', icon: Wrench },
+  { id: 'tools', label: 'AI', icon: Sparkles },
   { id: 'collab', label: 'Collaborate', icon: PenLine },
 ];
 
@@ -255,20 +256,7 @@ function PeopleTab() {
   );
 }
 
-function AiTab({ onOpenTools }: { onOpenTools: () => void }) {
-  return (
-    <div className="space-y-3 p-4 text-sm text-slate-300">
-      <Sparkles className="size-8 text-fuchsia-300" />
-      <p className="font-medium text-slate-100">Live transcription, translation and meeting summaries</p>
-      <p>They are in Meeting Tools.</p>
-      <Button size="sm" onClick={onOpenTools}>
-        <Wrench /> Open Tools
-      </Button>
-    </div>
-  );
-}
-
-/** The side panel (spec §2): People, Chat & Files, AI, Tools; the layout says which is open. */
+/** The side panel (spec §2): People, Chat & Files, AI (Meeting Tools), Collaborate; the layout says which is open. */
 export function SidePanel() {
   const { session } = useRoomContext();
   const room = useRoomState();
@@ -282,29 +270,30 @@ export function SidePanel() {
         panel === 'collab' ? 'md:w-[min(62vw,60rem)]' : 'md:w-80 lg:w-96',
       )}
     >
-      <div
-        className="flex items-center gap-1 border-b border-white/10 p-2"
-        role="tablist"
-        aria-label="Panels"
-      >
-        {TABS.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={panel === t.id}
-            onClick={() => toggle(t.id)}
-            className={cn(
-              'flex min-w-0 flex-1 items-center justify-center gap-1 whitespace-nowrap rounded-lg px-1.5 py-2.5 text-xs font-medium md:py-1.5',
-              panel === t.id
-                ? 'bg-white/15 text-white'
-                : 'text-slate-400 hover:bg-white/5 hover:text-slate-100',
-            )}
-          >
-            <t.icon className="size-3.5 shrink-0 max-lg:hidden" />
-            <span>{t.label}</span>
-          </button>
-        ))}
+      <div className="flex items-center gap-1 border-b border-white/10 p-2">
+        {/* Only tabs inside the tablist (axe: aria-required-children); Close is beside it. */}
+        <div className="flex min-w-0 flex-1 items-center gap-1" role="tablist" aria-label="Panels">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={panel === t.id}
+              onClick={() => toggle(t.id)}
+              className={cn(
+                // Each tab as wide as its label (not equal shares, which let "Chat & Files" run
+                // into its neighbours at 1440 px), the row's spare width shared between them.
+                'flex flex-auto items-center justify-center gap-1 whitespace-nowrap rounded-lg px-2 py-2.5 text-xs font-medium md:py-1.5',
+                panel === t.id
+                  ? 'bg-white/15 text-white'
+                  : 'text-slate-400 hover:bg-white/5 hover:text-slate-100',
+              )}
+            >
+              <t.icon className="size-3.5 shrink-0 max-lg:hidden" />
+              <span>{t.label}</span>
+            </button>
+          ))}
+        </div>
         <button
           type="button"
           aria-label="Close panel"
@@ -320,7 +309,6 @@ export function SidePanel() {
         {panel === 'chat' ? (
           <ChatPanel session={session} messages={room.chat} selfId={room.self?.id} />
         ) : null}
-        {panel === 'ai' ? <AiTab onOpenTools={() => onPanel('tools')} /> : null}
         {panel === 'tools' ? <ToolsPanel /> : null}
         {panel === 'collab' ? (
           <Suspense fallback={<p className="p-4 text-sm text-slate-400">Loading the whiteboard...</p>}>

@@ -125,10 +125,11 @@ describe('ControlBar', () => {
     expect(screen.queryByText('Host')).toBeNull();
     // A guest's ?name= link joins with the microphone muted (spec defaults).
     fireEvent.click(button('Unmute'));
-    expect(button('Mute')).toHaveAttribute('aria-pressed', 'false');
+    // The labels say the state: they do not also report pressed.
+    expect(button('Mute')).not.toHaveAttribute('aria-pressed');
     expect(room.tracks.find((t) => t.kind === 'audio')?.enabled).toBe(true);
     fireEvent.click(button('Turn off camera'));
-    expect(button('Turn on camera')).toHaveAttribute('aria-pressed', 'true');
+    expect(button('Turn on camera')).not.toHaveAttribute('aria-pressed');
     expect(room.tracks.find((t) => t.kind === 'video')?.enabled).toBe(false);
   });
 
@@ -229,7 +230,50 @@ describe('ControlBar', () => {
     room = await enterTestRoom(participant('p1', 'Gus'));
     renderBar(room);
     fireEvent.click(button('Leave meeting'));
+    // A guest is not asked: there is nothing to end for anyone else.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(room.controller.getSnapshot()).toMatchObject({ phase: 'ended', reason: 'left' });
     expect(room.tracks.every((t) => t.readyState === 'ended')).toBe(true);
+  });
+
+  it("the host's Leave asks: Cancel stays, End meeting for everyone sends end_meeting", async () => {
+    room = await enterTestRoom(participant('p1', 'Hana', { isHost: true }), {
+      others: [participant('p2', 'Gus')],
+    });
+    renderBar(room);
+    fireEvent.click(button('Leave meeting'));
+    const dialog = screen.getByRole('dialog', { name: 'Leave the meeting?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(room.controller.getSnapshot().phase).toBe('in-room');
+
+    fireEvent.click(button('Leave meeting'));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Leave the meeting?' })).getByRole('button', {
+        name: 'End meeting for everyone',
+      }),
+    );
+    const [sent] = room.socket().sentOf('end_meeting');
+    expect(sent).toBeDefined();
+    // The server answers, then closes every socket with 4005: this one ends as 'ended'.
+    await act(async () => {
+      room!.socket().receive({ type: 'ack', requestId: sent!.requestId as string });
+      room!.socket().drop(4005, 'This meeting has ended');
+      await vi.advanceTimersByTimeAsync(0);
+    });
+    expect(room.controller.getSnapshot()).toMatchObject({ phase: 'ended', reason: 'ended' });
+  });
+
+  it("the host's Leave meeting in the dialog leaves without ending the meeting", async () => {
+    room = await enterTestRoom(participant('p1', 'Hana', { isHost: true }));
+    renderBar(room);
+    fireEvent.click(button('Leave meeting'));
+    fireEvent.click(
+      within(screen.getByRole('dialog', { name: 'Leave the meeting?' })).getByRole('button', {
+        name: 'Leave meeting',
+      }),
+    );
+    expect(room.controller.getSnapshot()).toMatchObject({ phase: 'ended', reason: 'left' });
+    expect(room.socket().sentOf('end_meeting')).toEqual([]);
   });
 });

@@ -3,7 +3,10 @@ import { toast } from '@/components/ui/toast-store';
 import { useLocalMediaState, useRoomContext } from '../room-context';
 import { controlButton } from './button-props';
 
-/** The microphone: muted or not (M). */
+/**
+ * The microphone: muted or not (M). Its label says the state (Mute / Unmute), so it does not also
+ * report pressed: a screen reader would say both ("Unmute, pressed"), as in useAiToggle.
+ */
 export function useMicToggle() {
   const { media } = useRoomContext().session;
   const { isMuted } = useLocalMediaState();
@@ -11,11 +14,11 @@ export function useMicToggle() {
   return {
     muted: isMuted,
     toggle,
-    buttonProps: controlButton(isMuted ? 'Unmute' : 'Mute', toggle, { shortcut: 'M', pressed: isMuted }),
+    buttonProps: controlButton(isMuted ? 'Unmute' : 'Mute', toggle, { shortcut: 'M' }),
   };
 }
 
-/** The camera: on or off (V). */
+/** The camera: on or off (V); the label says which, so no pressed state (see useMicToggle). */
 export function useCameraToggle() {
   const { media } = useRoomContext().session;
   const { isVideoOn } = useLocalMediaState();
@@ -25,7 +28,6 @@ export function useCameraToggle() {
     toggle,
     buttonProps: controlButton(isVideoOn ? 'Turn off camera' : 'Turn on camera', toggle, {
       shortcut: 'V',
-      pressed: !isVideoOn,
     }),
   };
 }
@@ -38,7 +40,10 @@ function browserCanShareScreen(): boolean {
   );
 }
 
-/** Screen share (S): absent where the browser cannot share; a refused picker is not an error. */
+/**
+ * Screen share (S): absent where the browser cannot share; a refused picker is not an error. Share
+ * screen / Stop sharing says the state: no pressed state (see useMicToggle).
+ */
 export function useScreenShareToggle() {
   const { media } = useRoomContext().session;
   const { isScreenSharing } = useLocalMediaState();
@@ -65,7 +70,6 @@ export function useScreenShareToggle() {
     toggle,
     buttonProps: controlButton(isScreenSharing ? 'Stop sharing' : 'Share screen', toggle, {
       shortcut: 'S',
-      pressed: isScreenSharing,
     }),
   };
 }

@@ -32,15 +32,14 @@ export function usePanelToggle(id: keyof typeof PANEL_BUTTONS) {
   const { toggle: togglePanel } = usePanels();
   const layout = useLayout();
   const { chat } = useRoomState();
-  // The AI tab points to the tools, so the AI Tools button lights for both.
-  const open = layout.panel === id || (id === 'tools' && layout.panel === 'ai');
+  const open = layout.panel === id;
   const toggle = useCallback(() => togglePanel(id), [togglePanel, id]);
   const { label, shortcut } = PANEL_BUTTONS[id];
   return {
     open,
     unread: id === 'chat' ? unreadCount(layout, chat.length) : 0,
     toggle,
-    buttonProps: controlButton(label, toggle, { shortcut, pressed: layout.panel === id }),
+    buttonProps: controlButton(label, toggle, { shortcut, pressed: open }),
   };
 }
 

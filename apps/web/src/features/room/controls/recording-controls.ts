@@ -35,7 +35,8 @@ export function useRecordingToggle() {
     label,
     reason,
     buttonProps: {
-      ...controlButton(label, toggle, { pressed: active, disabled: pending }),
+      // Record / Stop recording says the state: no pressed state too (see useMicToggle).
+      ...controlButton(label, toggle, { disabled: pending }),
       title: reason ?? label,
       'aria-disabled': reason ? true : undefined,
       'aria-description': reason ?? undefined,
