@@ -9,24 +9,6 @@ const timeOf = (iso: string) =>
 const FOLLOW_PX = 48;
 
 /**
- * Keeps a scroll box at its bottom as entries come, unless the reader scrolled up to read: the
- * decision is taken before the new entries are laid out.
- */
-function useFollowBottom(count: unknown) {
-  const ref = useRef<HTMLDivElement>(null);
-  const atBottom = useRef(true);
-  useLayoutEffect(() => {
-    const el = ref.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  }, [count]);
-  const onScroll = () => {
-    const el = ref.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
-  };
-  return { ref, onScroll };
-}
-
-/**
  * Live Transcripts (spec §2): speaker, time, the original with its language, the translation,
  * oldest first as in a chat, the words being spoken now at the bottom until their line comes.
  */
@@ -39,8 +21,15 @@ export function TranscriptList({
   interim?: InterimEntry[];
   active: boolean;
 }) {
-  const last = lines.at(-1)?.id;
-  const follow = useFollowBottom(`${last}|${interim.map((i) => `${i.segmentId}:${i.text}`).join()}`);
+  // Keeps the box at its bottom as entries come, unless the reader scrolled up to read (decided
+  // before the new entries are laid out).
+  const box = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const shown = `${lines.at(-1)?.id}|${interim.map((i) => `${i.segmentId}:${i.text}`).join()}`;
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
+  }, [shown]);
   if (lines.length === 0 && interim.length === 0) {
     return (
       <div className="rounded-lg border border-dashed border-white/15 p-4 text-center text-xs text-slate-400">
@@ -55,8 +44,11 @@ export function TranscriptList({
   }
   return (
     <div
-      ref={follow.ref}
-      onScroll={follow.onScroll}
+      ref={box}
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
+      }}
       data-testid="transcript-scroll"
       className="max-h-[min(28rem,60vh)] overflow-y-auto pr-1"
     >
