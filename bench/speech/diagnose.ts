@@ -54,9 +54,9 @@ for (const voice of voices) {
   const utts: DecodedUtterance[] = [];
   const t0 = performance.now();
   decoder.open();
-  for (let at = 0; at < samples.length; at += 320)
-    decoder.write(samples.subarray(at, at + 320), (u) => utts.push(u));
-  decoder.end((u) => utts.push(u));
+  const sink = { utterance: (u: (typeof utts)[number]) => void utts.push(u) };
+  for (let at = 0; at < samples.length; at += 320) decoder.write(samples.subarray(at, at + 320), sink);
+  decoder.end(sink);
   wallMs += performance.now() - t0;
   audioS += samples.length / 16000;
   const perLive = items.map(() => [] as string[]);

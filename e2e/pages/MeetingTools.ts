@@ -61,9 +61,13 @@ export class MeetingTools {
       await this.translationSwitch.click();
   }
 
-  /** Every caption's original text on screen, oldest first. */
+  /** Every caption's original text on screen, oldest first (the list's order). */
   async captionText(): Promise<string> {
-    const all = await this.originals.allTextContents();
-    return all.reverse().join(' ');
+    return (await this.originals.allTextContents()).join(' ');
+  }
+
+  /** The words being spoken now (interim, not final yet), in the transcript list. */
+  get interim() {
+    return this.page.getByTestId('transcript-interim');
   }
 }

@@ -79,7 +79,9 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
 
-  const deadline = Date.now() + 60_000;
+  // A machine shared with other work may need longer to start (E2E_SERVER_READY_MS).
+  const readyMs = Number(process.env.E2E_SERVER_READY_MS ?? 60_000);
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
     try {
@@ -88,7 +90,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server not ready in 60 s:\n${logs.join('')}`);
+    if (Date.now() > deadline) throw new Error(`server not ready in ${readyMs / 1000} s:\n${logs.join('')}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 

@@ -6,9 +6,16 @@ import path from 'node:path';
 /**
  * Known speech for the fake microphone (Chromium's --use-file-for-fake-audio-capture plays a WAV
  * in a loop): each sentence spoken by flite, separated by silence, as 16-bit mono WAV. Returns
- * the file; the sentences are the reference the captions are compared with.
+ * the file; the sentences are the reference the captions are compared with. `lastGapSeconds`:
+ * the silence after the last sentence (default gapSeconds), e.g. continuous speech with short
+ * gaps between sentences and a long pause before the loop starts again.
  */
-export function speechWav(sentences: string[], { voice = 'slt', gapSeconds = 1.2 } = {}): string {
+export function speechWav(
+  sentences: string[],
+  options: { voice?: string; gapSeconds?: number; lastGapSeconds?: number } = {},
+): string {
+  const { voice = 'slt', gapSeconds = 1.2 } = options;
+  const lastGapSeconds = options.lastGapSeconds ?? gapSeconds;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-speech-'));
   const parts: string[] = [];
   sentences.forEach((text, i) => {
@@ -16,7 +23,8 @@ export function speechWav(sentences: string[], { voice = 'slt', gapSeconds = 1.2
     execFileSync('flite', ['-voice', voice, '-t', text, '-o', raw]);
     const padded = path.join(dir, `p${i}.wav`);
     // 48 kHz like a microphone; silence after each sentence so utterances end where speech stops.
-    execFileSync('sox', [raw, '-r', '48000', '-b', '16', '-c', '1', padded, 'pad', '0', String(gapSeconds)]);
+    const gap = i === sentences.length - 1 ? lastGapSeconds : gapSeconds;
+    execFileSync('sox', [raw, '-r', '48000', '-b', '16', '-c', '1', padded, 'pad', '0', String(gap)]);
     parts.push(padded);
   });
   const out = path.join(dir, 'speech.wav');

@@ -362,6 +362,7 @@ export const SERVER_MESSAGE_TYPES = [
   'removed',
   'collaboration_update',
   'new_transcript',
+  'transcript_partial',
   'caption_status',
   'transcription_state',
   'free_time',

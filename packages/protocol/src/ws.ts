@@ -289,8 +289,30 @@ export const liveTranscriptSchema = transcriptEntrySchema.extend({
    * participant declined, or allowed it again), not speech; absent or `speech` otherwise.
    */
   kind: z.enum(['speech', 'notice']).optional(),
+  /**
+   * Added (issue 37): the speech segment this final line ends, when interim words were sent for
+   * it (`transcript_partial` with the same `segmentId`): the listener replaces them with it.
+   */
+  segmentId: z.string().optional(),
 });
 export type LiveTranscript = z.infer<typeof liveTranscriptSchema>;
+
+/**
+ * Added (issue 37): the words heard so far of a segment of speech still in progress, to show
+ * while someone speaks. Each one replaces the last of its `segmentId` (the text may change
+ * completely); the final line (`new_transcript` with the same `segmentId`) replaces them all, and
+ * an empty `text` withdraws them (nothing was kept). Never saved, never translated.
+ */
+export const partialTranscriptSchema = z.object({
+  segmentId: z.string(),
+  participantId: z.string(),
+  speakerName: z.string(),
+  text: z.string(),
+  language: z.string(),
+  /** When the segment began (ISO time). */
+  timestamp: z.string(),
+});
+export type PartialTranscript = z.infer<typeof partialTranscriptSchema>;
 
 export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -353,6 +375,12 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('new_transcript'),
     transcript: liveTranscriptSchema,
   }),
+  /**
+   * Added (issue 37): interim words of a speaker, at most about 3 a second per speaker; droppable
+   * for a socket that does not keep up (the final line follows). Clients that do not know it
+   * ignore it and see the final lines as before.
+   */
+  z.object({ type: z.literal('transcript_partial'), partial: partialTranscriptSchema }),
   /**
    * Added, to the speaker only, when it changes: whether this participant's speech is being
    * captioned while transcription is on. `busy`: every speech decoder of the server is in use

@@ -12,7 +12,11 @@ import type { ServerMessageType } from '@parley/protocol';
  * that stays over the soft cap, or has more than the hard cap unsent when a message is due, is
  * closed with 4013 (slowConsumer) and resumes with a fresh `joined`.
  */
-export const DROPPABLE: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>(['collaboration_update']);
+export const DROPPABLE: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>([
+  'collaboration_update',
+  // Interim caption words: the final line replaces them anyway.
+  'transcript_partial',
+]);
 
 export interface SendBufferSettings {
   /** Over this many unsent bytes droppable messages are dropped (and the grace clock runs). */

@@ -92,13 +92,13 @@ describe('consent to transcription, enforced by the server', () => {
     g.socket.sendBinary(Buffer.from('gus secret two'));
     const gusHears = await linesOf(g.socket);
     expect(gusHears.filter((l) => l.kind !== 'notice').map((l) => [l.speakerName, l.originalText])).toEqual([
-      ['Hana', 'hana speaks'],
+      ['Hana', 'Hana speaks.'],
     ]);
-    expect((await linesOf(h.socket, 0)).map((l) => l.originalText)).toEqual(['hana speaks']);
+    expect((await linesOf(h.socket, 0)).map((l) => l.originalText)).toEqual(['Hana speaks.']);
     const saved = await savedTranscript(row.meetingId);
     expect(saved.map((l) => l.originalText).sort()).toEqual([
       'Gus declined to be transcribed',
-      'hana speaks',
+      'Hana speaks.',
     ]);
     expect(JSON.stringify(saved)).not.toContain('secret');
 
@@ -107,7 +107,7 @@ describe('consent to transcription, enforced by the server', () => {
     await g.socket.next('ack');
     g.socket.sendBinary(Buffer.from('gus agrees now'));
     const after = await linesOf(h.socket);
-    expect(after.map((l) => l.originalText)).toEqual(['Gus allowed transcription again', 'gus agrees now']);
+    expect(after.map((l) => l.originalText)).toEqual(['Gus allowed transcription again', 'Gus agrees now.']);
   });
 
   it('a late joiner is not transcribed before it answers the notice, then is once it continues', async () => {
@@ -125,7 +125,7 @@ describe('consent to transcription, enforced by the server', () => {
     await lia.socket.next('ack');
     lia.socket.sendBinary(Buffer.from('lia after continue'));
     expect((await linesOf(h.socket)).map((l) => [l.speakerName, l.originalText])).toEqual([
-      ['Lia', 'lia after continue'],
+      ['Lia', 'Lia after continue.'],
     ]);
     expect(JSON.stringify(await savedTranscript(row.meetingId))).not.toContain('before the notice');
 

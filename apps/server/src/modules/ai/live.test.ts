@@ -9,7 +9,7 @@ const log = { warn: () => undefined, error: () => undefined } as unknown as Fast
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A meeting with its Pro host, Ann and Bob; live captions over the fixture's room and transport. */
-async function aMeeting(opts: { maxStreams?: number } = {}) {
+async function aMeeting(opts: { maxStreams?: number; flushAfterMs?: number } = {}) {
   const f = roomFixture();
   f.proUsers.add(f.hostId);
   const row = f.meeting();
@@ -31,7 +31,12 @@ async function aMeeting(opts: { maxStreams?: number } = {}) {
       },
     },
     log,
-    timings: { flushAfterMs: 30, closeAfterMs: 200, reopenAfterMs: 100 },
+    timings: {
+      flushAfterMs: opts.flushAfterMs ?? 30,
+      closeAfterMs: 200 + (opts.flushAfterMs ?? 0),
+      reopenAfterMs: 100,
+      partialEveryMs: 50,
+    },
   });
   f.take();
   /** Hana turns transcription on; Ann and Bob answer the notice with Continue. */
@@ -77,16 +82,16 @@ describe('live captions', () => {
     await m.captions.close();
 
     expect(m.saved).toHaveLength(1);
-    expect(m.saved[0]).toMatchObject({ speakerName: 'Ann', text: 'we ship on friday', language: 'en' });
+    expect(m.saved[0]).toMatchObject({ speakerName: 'Ann', text: 'We ship on Friday.', language: 'en' });
     const got = transcriptsByListener(m.f);
     expect(got.get(m.bob.id)).toMatchObject({
-      originalText: 'we ship on friday',
-      translatedText: '[es] we ship on friday',
+      originalText: 'We ship on Friday.',
+      translatedText: '[es] We ship on Friday.',
     });
-    expect(got.get(m.host.id)?.translatedText).toBe('[es] we ship on friday');
+    expect(got.get(m.host.id)?.translatedText).toBe('[es] We ship on Friday.');
     expect(got.get(m.ann.id)).toMatchObject({ translatedText: null, translationError: 'unsupported' });
     // Two listeners chose Spanish: translated once.
-    expect(m.engines.translator.calls).toEqual(['en>es:we ship on friday']);
+    expect(m.engines.translator.calls).toEqual(['en>es:We ship on Friday.']);
   });
 
   it('a participant who has not answered, or declined, is not transcribed; its stream is thrown away', async () => {
@@ -104,7 +109,7 @@ describe('live captions', () => {
     await wait(80);
     await m.captions.close();
     expect(m.engines.stt.streams).toHaveLength(2);
-    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Hana: the host speaks']);
+    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Hana: The host speaks.']);
   });
 
   it('one stream per speaker, kept across frames; a muted speaker is not transcribed', async () => {
@@ -118,7 +123,7 @@ describe('live captions', () => {
     await m.captions.audio(m.bob.actor, Buffer.from('secret'));
     expect(m.engines.stt.streams[1]).toMatchObject({ written: 1, closed: true });
     await m.captions.close();
-    expect(m.saved.map((l) => l.text).sort()).toEqual(['ab', 'c']);
+    expect(m.saved.map((l) => l.text).sort()).toEqual(['Ab.', 'C.']);
   });
 
   it('a speaker refused a decoder (all busy) is told once, and told again when captions start', async () => {
@@ -151,7 +156,7 @@ describe('live captions', () => {
       },
     ]);
     await m.captions.close();
-    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Ann: ann talks', 'Bob: now me']);
+    expect(m.saved.map((l) => `${l.speakerName}: ${l.text}`)).toEqual(['Ann: Ann talks.', 'Bob: Now me.']);
   });
 
   it('stopping the transcription ends the streams with their last words delivered', async () => {
@@ -162,9 +167,93 @@ describe('live captions', () => {
     await m.captions.stopRoom(m.row.id);
     expect(m.captions.activeSpeakers).toBe(0);
     await m.captions.close();
-    expect(m.saved.map((l) => l.text)).toEqual(['last words']);
+    expect(m.saved.map((l) => l.text)).toEqual(['Last words.']);
     await m.captions.audio(m.bob.actor, Buffer.from('after'));
     expect(m.engines.stt.streams).toHaveLength(1);
+  });
+});
+
+describe('interim words (issue 37)', () => {
+  /** The transcript_partial messages published since the last take, to one listener. */
+  const partialsTo = (published: ReturnType<ReturnType<typeof roomFixture>['take']>, id: string) =>
+    published
+      .filter(
+        (p) => p.message.type === 'transcript_partial' && p.to.kind === 'one' && p.to.participantId === id,
+      )
+      .map(
+        (p) => (p.message as { partial: { segmentId: string; text: string; speakerName: string } }).partial,
+      );
+
+  it('go to every listener while someone speaks, at most one per interval, then the final line replaces them', async () => {
+    // A line ends after 150 ms without frames here: a busy machine's late timers do not split it.
+    const m = await aMeeting({ flushAfterMs: 150 });
+    await m.start();
+    m.f.take();
+    // Six frames 15 ms apart (well under the pause that ends a line): the engine has new words
+    // after each; the first go out at once, then at most one per 50 ms interval, the latest.
+    const started = Date.now();
+    for (const w of ['we ', 'ship ', 'on ', 'friday ', 'says ', 'bob']) {
+      await m.captions.audio(m.ann.actor, Buffer.from(w));
+      await wait(15);
+    }
+    const spoke = Date.now() - started;
+    await wait(300); // the pause ends the line
+    const got = m.f.take();
+    const bobGot = partialsTo(got, m.bob.id);
+    expect(bobGot[0]?.text).toBe('we');
+    expect(bobGot.length).toBeGreaterThanOrEqual(2);
+    expect(bobGot.length).toBeLessThanOrEqual(Math.ceil(spoke / 50) + 1);
+    expect(bobGot.length).toBeLessThan(6);
+    for (const p of bobGot) expect('we ship on friday says bob').toContain(p.text);
+    expect(partialsTo(got, m.host.id)).toHaveLength(bobGot.length);
+    expect(partialsTo(got, m.ann.id)).toHaveLength(bobGot.length); // the speaker sees its own too
+    const segmentId = bobGot[0]!.segmentId;
+    expect(new Set(bobGot.map((p) => p.segmentId))).toEqual(new Set([segmentId]));
+    // The final line names the segment it replaces, and comes after its partials.
+    const lineAt = got.findIndex((p) => p.message.type === 'new_transcript' && p.to.kind === 'one');
+    expect(got[lineAt]?.message).toMatchObject({
+      transcript: { originalText: 'We ship on Friday says Bob.', segmentId, speakerName: 'Ann' },
+    });
+    expect(got.slice(lineAt).filter((p) => p.message.type === 'transcript_partial')).toEqual([]);
+    await m.captions.close();
+    // Only the final line is kept.
+    expect(m.saved.map((l) => l.text)).toEqual(['We ship on Friday says Bob.']);
+    // The next utterance is another segment.
+    expect(partialsTo(m.f.take(), m.bob.id)).toEqual([]);
+  });
+
+  it('a participant who declines stops its interim words at once, and those shown are withdrawn', async () => {
+    const m = await aMeeting();
+    await m.start();
+    m.f.take();
+    await m.captions.audio(m.ann.actor, Buffer.from('my secret '));
+    await wait(5);
+    const shown = partialsTo(m.f.take(), m.bob.id);
+    expect(shown.map((p) => p.text)).toEqual(['my secret']);
+    await m.captions.audio(m.ann.actor, Buffer.from('plan'));
+    await m.f.rooms.setTranscriptionConsent(m.ann.actor, 'declined');
+    await m.captions.declined(m.ann.id);
+    await wait(100);
+    const after = m.f.take();
+    // No newer words; the shown ones are withdrawn (empty text, same segment); no line.
+    expect(partialsTo(after, m.bob.id)).toEqual([
+      expect.objectContaining({ segmentId: shown[0]!.segmentId, text: '' }),
+    ]);
+    expect(
+      after.filter((p) => p.message.type === 'new_transcript' && p.message.transcript.kind !== 'notice'),
+    ).toEqual([]);
+    await m.captions.close();
+    expect(m.saved).toEqual([]);
+  });
+
+  it('a participant who has not answered the notice sends no interim words', async () => {
+    const m = await aMeeting();
+    await m.f.rooms.setTranscription(m.host.actor, true);
+    m.f.take();
+    await m.captions.audio(m.bob.actor, Buffer.from('not asked'));
+    await wait(80);
+    expect(partialsTo(m.f.take(), m.host.id)).toEqual([]);
+    await m.captions.close();
   });
 });
 

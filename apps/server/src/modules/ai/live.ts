@@ -1,15 +1,23 @@
 import type { ServerMessageOf } from '@parley/protocol';
 import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
 import type { FastifyBaseLogger } from 'fastify';
-import { SpeechCapacityError, type SpeechStream, type Utterance } from '../../providers/speech/types.js';
+import { randomBytes } from 'node:crypto';
+import {
+  type PartialUtterance,
+  SpeechCapacityError,
+  type SpeechStream,
+  type Utterance,
+} from '../../providers/speech/types.js';
 import { consentOf, transcribable, type ConsentNotice } from '../rooms/consent.js';
 import type { RoomService } from '../rooms/service.js';
 import type { RoomState } from '../rooms/state.js';
 import type { Actor, RoomTransport } from '../rooms/transport.js';
 import type { AiEngines } from './types.js';
 import type { AiRepository } from './repository.js';
+import { formatLine } from './line-format.js';
 
 type Transcript = ServerMessageOf<'new_transcript'>['transcript'];
+type Partial = ServerMessageOf<'transcript_partial'>['partial'];
 
 export interface LiveCaptionTimings {
   /** No audio from a speaker this long: its utterance in progress ends (mute, a pause in frames). */
@@ -18,6 +26,11 @@ export interface LiveCaptionTimings {
   closeAfterMs: number;
   /** A speaker refused a stream (every decoder busy) is tried again this much later. */
   reopenAfterMs: number;
+  /**
+   * Interim words go out at most once in this long per speaker (the latest words at the end of
+   * it): about 3 a second, however often the engine has new ones.
+   */
+  partialEveryMs: number;
 }
 /**
  * Browsers send only speech (with 1.2 s of trailing quiet, see the web's pcm-worklet.ts), so a
@@ -27,6 +40,7 @@ export const LIVE_CAPTION_TIMINGS: LiveCaptionTimings = {
   flushAfterMs: 700,
   closeAfterMs: 5_000,
   reopenAfterMs: 1_000,
+  partialEveryMs: 330,
 };
 
 interface Speaker {
@@ -41,6 +55,20 @@ interface Speaker {
   frames: Array<{ endMs: number; at: number }>;
   /** The speaker declined: what its stream still decodes is thrown away, never saved or sent. */
   discarded: boolean;
+  /** Names this stream's segments (with the utterance's seq): `segmentId` of partials and lines. */
+  streamId: string;
+  /** Interim words: when the last went out, the latest not sent yet, and its timer. */
+  partials: {
+    sentAt: number;
+    pending: PartialUtterance | null;
+    timer: ReturnType<typeof setTimeout> | null;
+    /** Segments whose partials listeners may be showing (withdrawn if no line replaces them). */
+    shown: Set<number>;
+    /** Segments already ended (a late partial of one is not sent). */
+    ended: number;
+  };
+  /** The last line was cut mid-sentence: the next one continues it. */
+  continues: boolean;
 }
 
 /** Frames remembered per speaker for the speech-to-text latency (about 30 s of 100 ms frames). */
@@ -88,6 +116,10 @@ export function createLiveCaptions(deps: {
     if (discard) speaker.discarded = true;
     if (speaker.flushTimer) clearTimeout(speaker.flushTimer);
     if (speaker.closeTimer) clearTimeout(speaker.closeTimer);
+    if (speaker.partials.timer) clearTimeout(speaker.partials.timer);
+    speaker.partials.pending = null;
+    // A decliner's words still on screen are withdrawn now; otherwise its last line replaces them.
+    if (discard) for (const seq of speaker.partials.shown) withdraw(participantId, speaker, seq);
     return speaker.stream
       .close()
       .catch((err: unknown) => log.warn({ err }, 'closing a speech stream failed'));
@@ -111,9 +143,13 @@ export function createLiveCaptions(deps: {
       const stream = stt.openStream({
         language: 'en',
         onUtterance: (u) => {
-          if (speaker?.discarded) return;
+          if (!speaker || speaker.discarded) return;
           measure(participantId, u);
-          track(deliver(room.id, participantId, u));
+          ended(speaker, u.seq);
+          track(deliver(room.id, participantId, speaker, u));
+        },
+        onPartial: (p) => {
+          if (speaker && !speaker.discarded) partial(participantId, speaker, p);
         },
         onError: (err) => log.warn({ err, participantId }, 'speech stream failed'),
       });
@@ -126,6 +162,9 @@ export function createLiveCaptions(deps: {
         fedMs: 0,
         frames: [],
         discarded: false,
+        streamId: randomBytes(6).toString('base64url'),
+        partials: { sentAt: 0, pending: null, timer: null, shown: new Set(), ended: 0 },
+        continues: false,
       };
       speakers.set(participantId, speaker);
       if (before) {
@@ -171,13 +210,114 @@ export function createLiveCaptions(deps: {
     speaker.closeTimer.unref?.();
   }
 
-  async function deliver(roomId: string, participantId: string, u: Utterance): Promise<void> {
-    const text = u.text.trim();
-    if (!text) return;
+  const segmentOf = (speaker: Speaker, seq: number) => `${speaker.streamId}.${seq}`;
+
+  /**
+   * Interim words from the engine: sent at once when the last went out partialEveryMs ago,
+   * otherwise the latest are sent when that time is up (older ones are dropped, never queued).
+   */
+  function partial(participantId: string, speaker: Speaker, p: PartialUtterance): void {
+    const state = speaker.partials;
+    if (p.seq <= state.ended) return;
+    state.pending = p;
+    if (state.timer) return;
+    const wait = state.sentAt + timings.partialEveryMs - Date.now();
+    if (wait <= 0) return void sendPartial(participantId, speaker);
+    state.timer = setTimeout(() => {
+      state.timer = null;
+      sendPartial(participantId, speaker);
+    }, wait);
+    state.timer.unref?.();
+  }
+
+  /** The segment's final line came: a partial of it still waiting is not sent. */
+  function ended(speaker: Speaker, seq: number | undefined): void {
+    if (seq === undefined) return;
+    const state = speaker.partials;
+    state.ended = Math.max(state.ended, seq);
+    if (state.pending && state.pending.seq <= seq) state.pending = null;
+  }
+
+  function sendPartial(participantId: string, speaker: Speaker): void {
+    const state = speaker.partials;
+    const p = state.pending;
+    state.pending = null;
+    if (!p || p.seq <= state.ended || speaker.discarded) return;
+    state.sentAt = Date.now();
+    track(
+      (async () => {
+        const room = await deps.rooms.room(speaker.roomId);
+        const member = room?.members.get(participantId);
+        // Consent is checked for every partial as for every line: a decline stops them at once.
+        if (!room || !member || !transcribable(room, member) || speaker.discarded) return;
+        if (p.seq <= state.ended) return;
+        state.shown.add(p.seq);
+        const at = new Date(Date.now() - Math.max(0, p.endMs - p.startMs));
+        publishPartial(room, {
+          segmentId: segmentOf(speaker, p.seq),
+          participantId,
+          speakerName: member.name,
+          text: p.text,
+          language: 'en',
+          timestamp: at.toISOString(),
+        });
+      })(),
+    );
+  }
+
+  function publishPartial(room: RoomState, partialMessage: Partial): void {
+    for (const m of listenersOf(room)) {
+      deps.transport.publish(
+        room.id,
+        { kind: 'one', participantId: m.id },
+        { type: 'transcript_partial', partial: partialMessage },
+      );
+    }
+  }
+
+  /** Listeners drop a segment's interim words: no line replaces them (nothing kept, a decline). */
+  function withdraw(participantId: string, speaker: Speaker, seq: number): void {
+    speaker.partials.shown.delete(seq);
+    track(
+      (async () => {
+        const room = await deps.rooms.room(speaker.roomId);
+        if (!room) return;
+        publishPartial(room, {
+          segmentId: segmentOf(speaker, seq),
+          participantId,
+          speakerName: speaker.name,
+          text: '',
+          language: 'en',
+          timestamp: new Date().toISOString(),
+        });
+      })(),
+    );
+  }
+
+  async function deliver(
+    roomId: string,
+    participantId: string,
+    speaker: Speaker,
+    u: Utterance,
+  ): Promise<void> {
+    const shown = u.seq !== undefined && speaker.partials.shown.delete(u.seq);
     const room = await deps.rooms.room(roomId);
     // Declined while this was being decoded (here, or through another instance): not kept.
     const member = room?.members.get(participantId);
-    if (member && consentOf(member) === 'declined') return;
+    const declined = !!member && consentOf(member) === 'declined';
+    const line = formatLine({
+      text: u.text.trim(),
+      words: u.words,
+      endedBy: u.endedBy,
+      continues: speaker.continues,
+      names: room ? [...room.members.values()].map((m) => m.name) : [],
+    });
+    if (!line.text || declined) {
+      if (shown && u.seq !== undefined && room) withdraw(participantId, speaker, u.seq);
+      return;
+    }
+    speaker.continues = line.continues;
+    const text = line.text;
     const speakerName =
       room?.members.get(participantId)?.name ?? speakers.get(participantId)?.name ?? 'Speaker';
     const endedAt = new Date();
@@ -197,6 +337,7 @@ export function createLiveCaptions(deps: {
       id = row.id;
     } catch (err) {
       log.error({ err, roomId }, 'could not save a transcript line');
+      if (shown && u.seq !== undefined) withdraw(participantId, speaker, u.seq);
       return;
     }
     if (!room) return;
@@ -210,6 +351,7 @@ export function createLiveCaptions(deps: {
       participantId,
       translationLanguage: null,
       translationError: null,
+      ...(u.seq !== undefined ? { segmentId: segmentOf(speaker, u.seq) } : {}),
     };
     const listeners = listenersOf(room);
     const wanted = new Set(listeners.map((m) => m.captionLanguage).filter((l): l is string => !!l));

@@ -95,8 +95,8 @@ describe('AI routes', () => {
     const heard = await g.socket.next('new_transcript', 5000);
     expect(heard.transcript).toMatchObject({
       speakerName: 'Hana',
-      originalText: "I'll send the deck by Friday",
-      translatedText: "[es] I'll send the deck by Friday",
+      originalText: "I'll send the deck by Friday.",
+      translatedText: "[es] I'll send the deck by Friday.",
       translationLanguage: 'es',
     });
     const own = await h.socket.next('new_transcript', 5000);
@@ -113,14 +113,14 @@ describe('AI routes', () => {
       headers: { cookie: host.cookie },
     });
     expect(saved.json()).toMatchObject({
-      transcripts: [{ speakerName: 'Hana', originalText: "I'll send the deck by Friday", language: 'en' }],
+      transcripts: [{ speakerName: 'Hana', originalText: "I'll send the deck by Friday.", language: 'en' }],
     });
 
     // A guest who comes in later (or reloads) sees the last lines on entering, without Pro.
     const late = await enter(t, ws, row.meetingId, { name: 'Lia' });
     sockets.push(late.socket);
     expect(late.joined?.recentTranscripts).toMatchObject([
-      { speakerName: 'Hana', originalText: "I'll send the deck by Friday", translatedText: null },
+      { speakerName: 'Hana', originalText: "I'll send the deck by Friday.", translatedText: null },
     ]);
   });
 

@@ -11,7 +11,7 @@ import type { AiEngines } from './types.js';
 /**
  * Deterministic AI engines for tests of the room's AI plumbing (the engines themselves are tested
  * in providers/*): the speech engine "hears" the text encoded in the PCM bytes (UTF-8), one
- * utterance per flush; the translator serves en→es and en→fr by tagging; the summarizer makes one
+ * utterance per flush, with a partial (the utterance's text so far) after each write; the translator serves en→es and en→fr by tagging; the summarizer makes one
  * action item per line that starts with "I'll".
  */
 export function fakeSpeech(
@@ -32,12 +32,19 @@ export function fakeSpeech(
       streams.push(record);
       let pending: Buffer[] = [];
       let at = 0;
+      let seq = 1;
       const flush = async () => {
         if (pending.length === 0) return;
         const bytes = Buffer.concat(pending);
         pending = [];
         const ms = (bytes.length / 32_000) * 1000;
-        options.onUtterance({ text: bytes.toString('utf8'), language: 'en', startMs: at, endMs: at + ms });
+        options.onUtterance({
+          text: bytes.toString('utf8'),
+          language: 'en',
+          startMs: at,
+          endMs: at + ms,
+          seq: seq++,
+        });
         at += ms;
       };
       return {
@@ -45,6 +52,13 @@ export function fakeSpeech(
           if (record.closed) return;
           record.written += pcm.length;
           pending.push(pcm);
+          const bytes = Buffer.concat(pending);
+          options.onPartial?.({
+            text: bytes.toString('utf8').trim(),
+            seq,
+            startMs: at,
+            endMs: at + (bytes.length / 32_000) * 1000,
+          });
         },
         flush,
         async close() {

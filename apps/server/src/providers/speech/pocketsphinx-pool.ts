@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { workerEntry as entryOf } from '../../lib/worker-entry.js';
-import type { DecodedUtterance, DecoderSettings } from './sphinx-decoder.js';
+import type { DecodedPartial, DecodedUtterance, DecoderSettings } from './sphinx-decoder.js';
 import { SpeechCapacityError } from './types.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
@@ -18,6 +18,8 @@ export function workerEntry(): { file: string; bootstrap?: string } {
 
 export interface WorkerSession {
   onUtterance(utterance: DecodedUtterance): void;
+  /** The words so far of the utterance in progress (optional: clips ignore them). */
+  onPartial?(partial: DecodedPartial): void;
   /** Samples decoded since the stream was opened. */
   onProgress(samples: number): void;
   onError(err: Error): void;
@@ -67,9 +69,9 @@ export class DecoderWorker {
   }
 
   /** Starts a stream on this decoder; its utterances go to `session`. */
-  open(session: WorkerSession): void {
+  open(session: WorkerSession, options: { maxUtteranceMs?: number } = {}): void {
     this.session = session;
-    this.post({ type: 'open' });
+    this.post({ type: 'open', partials: !!session.onPartial, ...options });
   }
 
   write(samples: Int16Array): void {
@@ -129,6 +131,9 @@ export class DecoderWorker {
         break;
       case 'utterance':
         this.session?.onUtterance(m.utterance);
+        break;
+      case 'partial':
+        this.session?.onPartial?.(m.partial);
         break;
       case 'progress':
         this.session?.onProgress(m.samples);

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadSphinx, trimHeap } from './sphinx-binding.js';
-import { type DecodedUtterance, SphinxDecoder } from './sphinx-decoder.js';
+import { type DecoderSink, SphinxDecoder } from './sphinx-decoder.js';
 import type { FromWorker, ToWorker, WorkerData } from './worker-protocol.js';
 
 /** How often (in decoded audio) the worker reports its progress, for the backlog. */
@@ -14,7 +14,13 @@ const PROGRESS_EVERY_SAMPLES = 8_000;
 const port = parentPort;
 if (!port) throw new Error('pocketsphinx-worker.ts runs only as a worker thread');
 const send = (message: FromWorker) => port.postMessage(message);
-const deliver = (utterance: DecodedUtterance) => send({ type: 'utterance', utterance });
+const deliver: DecoderSink = {
+  utterance: (utterance) => send({ type: 'utterance', utterance }),
+  partial: (partial) => send({ type: 'partial', partial }),
+};
+const finalOnly: DecoderSink = { utterance: deliver.utterance };
+/** The open stream's sink: partials only for a stream that asked for them. */
+let sink = finalOnly;
 
 let decoder: SphinxDecoder;
 try {
@@ -33,11 +39,12 @@ port.on('message', (message: ToWorker) => {
   try {
     switch (message.type) {
       case 'open':
-        decoder.open();
+        sink = message.partials ? deliver : finalOnly;
+        decoder.open({ maxUtteranceMs: message.maxUtteranceMs });
         decoded = reported = 0;
         break;
       case 'pcm':
-        decoder.write(message.samples, deliver);
+        decoder.write(message.samples, sink);
         decoded += message.samples.length;
         if (decoded - reported >= PROGRESS_EVERY_SAMPLES) {
           reported = decoded;
@@ -45,16 +52,16 @@ port.on('message', (message: ToWorker) => {
         }
         break;
       case 'skip':
-        decoder.skip(message.samples, deliver);
+        decoder.skip(message.samples, sink);
         decoded += message.samples;
         break;
       case 'flush':
-        decoder.flush(deliver);
+        decoder.flush(sink);
         send({ type: 'progress', samples: decoded });
         send({ type: 'done', seq: message.seq });
         break;
       case 'end':
-        decoder.end(deliver);
+        decoder.end(sink);
         send({ type: 'done', seq: message.seq });
         break;
       case 'clip':

@@ -5,7 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MODEL_DIR, PocketsphinxSpeechToText } from './pocketsphinx.js';
 import { probeSphinxLibraries } from './sphinx-binding.js';
 import { pcmMs, requireCommand, silence, speak, wavPcm, wordOverlap } from './testing/audio.js';
-import { SpeechCapacityError, UnsupportedSpeechLanguageError, type Utterance } from './types.js';
+import {
+  type PartialUtterance,
+  SpeechCapacityError,
+  UnsupportedSpeechLanguageError,
+  type Utterance,
+} from './types.js';
+
+/** The PCM without its leading and trailing quiet (samples under 1% of full scale). */
+function trimmed(pcm: Buffer): Buffer {
+  const loud = (i: number) => Math.abs(pcm.readInt16LE(i)) > 330;
+  let start = 0;
+  let end = pcm.length - 2;
+  while (start < end && !loud(start)) start += 2;
+  while (end > start && !loud(end)) end -= 2;
+  return pcm.subarray(start, end + 2);
+}
 
 const FIRST = "Let's review the budget for the next quarter and decide who owns the launch plan.";
 const SECOND = 'Maria will send the updated proposal to the customer on Friday.';
@@ -63,6 +78,55 @@ describe('pocketsphinx speech-to-text', () => {
     expect(Math.abs(b.startMs - secondStarts)).toBeLessThan(700);
     expect(Math.abs(b.endMs - (secondStarts + pcmMs(two)))).toBeLessThan(700);
     expect(a.language).toBe('en');
+  });
+
+  it('gives interim words while speech goes on, each of the utterance the final one then ends', async () => {
+    const one = wavPcm(speak(dir, 'partial', FIRST));
+    const audio = Buffer.concat([one, silence(1000)]);
+    const partials: Array<PartialUtterance & { at: number }> = [];
+    const utterances: Utterance[] = [];
+    const stream = stt.openStream({
+      onUtterance: (u) => utterances.push(u),
+      onPartial: (p) => partials.push({ ...p, at: Date.now() }),
+    });
+    for (let at = 0; at < audio.length; at += 3200) stream.write(audio.subarray(at, at + 3200));
+    await stream.close();
+    expect(utterances).toHaveLength(1);
+    const [u] = utterances as [Utterance];
+    // Many partials (one per 300 ms of speech at most), growing towards the final text.
+    expect(partials.length).toBeGreaterThanOrEqual(5);
+    expect(partials.length).toBeLessThanOrEqual(Math.ceil(pcmMs(one) / 300) + 1);
+    expect(new Set(partials.map((p) => p.seq))).toEqual(new Set([u.seq]));
+    // The first words come early in the sentence, in audio time.
+    expect(partials[0]!.endMs - partials[0]!.startMs).toBeLessThan(1200);
+    expect(wordOverlap(FIRST, partials.at(-1)!.text)).toBeGreaterThanOrEqual(0.5);
+    // The final one has its words with times, in order, inside the utterance.
+    expect(u.words?.map((w) => w.word).join(' ')).toBe(u.text);
+    for (const w of u.words ?? []) {
+      expect(w.startMs).toBeGreaterThanOrEqual(u.startMs);
+      expect(w.endMs).toBeLessThanOrEqual(u.endMs);
+    }
+    expect(u.endedBy).toBe('pause');
+  });
+
+  it('cuts continuous speech into utterances of at most 8 s, marked as cut by length', async () => {
+    const parts = [FIRST, SECOND, 'The support team needs two more people before the launch next month.'];
+    // Sentences back to back, flite's own silence around each trimmed: no pause long enough to
+    // end an utterance (0.5 s), so only the length limit can.
+    const audio = Buffer.concat([
+      ...parts.map((t, i) => trimmed(wavPcm(speak(dir, `long${i}`, t)))),
+      silence(1000),
+    ]);
+    expect(pcmMs(audio)).toBeGreaterThan(11_000);
+    const utterances: Utterance[] = [];
+    const stream = stt.openStream({ onUtterance: (u) => utterances.push(u) });
+    for (let at = 0; at < audio.length; at += 3200) stream.write(audio.subarray(at, at + 3200));
+    await stream.close();
+    expect(utterances.length).toBeGreaterThanOrEqual(2);
+    for (const u of utterances) expect(u.endMs - u.startMs).toBeLessThanOrEqual(8_000);
+    expect(utterances[0]!.endedBy).toBe('length');
+    expect(utterances.map((u) => u.seq)).toEqual(utterances.map((_, i) => i + 1));
+    expect(wordOverlap(parts.join(' '), utterances.map((u) => u.text).join(' '))).toBeGreaterThanOrEqual(0.6);
   });
 
   it('delivers the utterance in progress on flush, and nothing for silence', async () => {

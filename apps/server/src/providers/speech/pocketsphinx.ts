@@ -3,6 +3,7 @@ import { type DecoderWorker, DecoderPool } from './pocketsphinx-pool.js';
 import { type BandwidthMode, SAMPLE_RATE } from './sphinx-decoder.js';
 import {
   type ClipOptions,
+  type PartialUtterance,
   DEFAULT_CLIP_MAX_MS,
   SpeechCapacityError,
   type SpeechStream,
@@ -32,7 +33,22 @@ export interface PocketsphinxOptions {
   maxIdle?: number;
   /** A decoder unused this long is freed. */
   idleTimeoutMs?: number;
+  /**
+   * A clip's utterance longer than this is ended while speech goes on, and a clip up to this long
+   * is decoded whole (default 15 s).
+   */
   maxUtteranceMs?: number;
+  /**
+   * The same for live streams (from 3 s before it, at the first pause between words): a caption
+   * line holds at most this much speech. Default 8 s (issue 37: at 15 s, continuous speech waited
+   * 15 s for its first line).
+   */
+  liveMaxUtteranceMs?: number;
+  /**
+   * How often (in audio) a stream's interim words are read from its decoder while speech goes on
+   * (default 300 ms; 0: none). Reading them costs a backtrace, not a decode (sphinx-decoder.ts).
+   */
+  partialEveryMs?: number;
   /** Audio per decoder call; the speech/silence state is read after each. */
   frameMs?: number;
   /**
@@ -80,6 +96,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
   private readonly maxBacklogMs: number;
   private readonly clipWaitMs: number;
   private readonly maxUtteranceMs: number;
+  private readonly liveMaxUtteranceMs: number;
   /** Clips served at once: the decoders not reserved for live captions. */
   readonly maxClips: number;
   private clipsRunning = 0;
@@ -89,6 +106,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
     this.maxStreams = options.maxStreams ?? 4;
     this.maxClips = Math.max(1, this.maxStreams - (options.reservedForLive ?? 2));
     this.maxUtteranceMs = options.maxUtteranceMs ?? 15_000;
+    this.liveMaxUtteranceMs = options.liveMaxUtteranceMs ?? 8_000;
     this.maxBacklogMs = options.maxBacklogMs ?? 30_000;
     this.clipWaitMs = options.clipWaitMs ?? 10_000;
     this.pool = new DecoderPool({
@@ -97,6 +115,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
         extraArgs: options.extraArgs ?? [],
         frameMs: options.frameMs ?? 20,
         maxUtteranceMs: this.maxUtteranceMs,
+        partialEveryMs: options.partialEveryMs ?? 300,
         bandwidth: options.bandwidth ?? 'auto',
       },
       maxDecoders: this.maxStreams,
@@ -114,7 +133,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
   openStream(options: SpeechStreamOptions): SpeechStream {
     checkLanguage(options.language);
     const worker = this.pool.take();
-    const stream = new SphinxStream(worker, options, this.maxBacklogMs, () => {
+    const stream = new SphinxStream(worker, options, this.maxBacklogMs, this.liveMaxUtteranceMs, () => {
       this.streams.delete(stream);
       this.pool.release(worker);
     });
@@ -218,7 +237,7 @@ export class PocketsphinxSpeechToText implements SpeechToText {
           if (headBytes <= wholeBytes) continue;
           streaming = true;
           worker.open({
-            onUtterance: (u) => texts.push(u.text),
+            onUtterance: (u) => void (u.text && texts.push(u.text)),
             onProgress: (samples) => {
               decoded = samples;
               wake?.();
@@ -266,15 +285,22 @@ class SphinxStream implements SpeechStream {
     private readonly worker: DecoderWorker,
     private readonly options: SpeechStreamOptions,
     private readonly maxBacklogMs: number,
+    maxUtteranceMs: number,
     private readonly onClosed: () => void,
   ) {
-    worker.open({
-      onUtterance: (u) => this.guard(() => options.onUtterance({ ...u, language: 'en' })),
-      onProgress: (samples) => {
-        this.decoded = samples;
+    worker.open(
+      {
+        onUtterance: (u) => this.guard(() => options.onUtterance({ ...u, language: 'en' })),
+        ...(options.onPartial
+          ? { onPartial: (p: PartialUtterance) => this.guard(() => options.onPartial?.(p)) }
+          : {}),
+        onProgress: (samples) => {
+          this.decoded = samples;
+        },
+        onError: (err) => this.report(err),
       },
-      onError: (err) => this.report(err),
-    });
+      { maxUtteranceMs },
+    );
   }
 
   write(pcm: Buffer): void {

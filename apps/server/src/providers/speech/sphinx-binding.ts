@@ -27,6 +27,12 @@ export interface SphinxApi {
   endUtt(decoder: DecoderHandle): number;
   hypothesis(decoder: DecoderHandle): string | null;
   inSpeech(decoder: DecoderHandle): boolean;
+  /**
+   * The words of the current hypothesis with their frames (10 ms, from the utterance's start),
+   * fillers and silences included (`<sil>`, `<s>`, `[NOISE]`): ps_seg_iter / ps_seg_next. During
+   * an utterance it is the best path so far; after ps_end_utt, the final one. Absent in stand-ins.
+   */
+  segments?(decoder: DecoderHandle): Array<{ word: string; startFrame: number; endFrame: number }>;
 }
 
 let loaded: SphinxApi | undefined;
@@ -58,6 +64,13 @@ function bind(): SphinxApi {
   const psEndUtt = ps.func('int ps_end_utt(ps_decoder_t *ps)');
   const psGetHyp = ps.func('const char *ps_get_hyp(ps_decoder_t *ps, int32_t *out_best_score)');
   const psGetInSpeech = ps.func('uint8_t ps_get_in_speech(ps_decoder_t *ps)');
+  koffi.opaque('ps_seg_t');
+  // 5prealpha's ps_seg_iter takes the decoder only; 0.8's also wrote a best score through a
+  // second pointer. Passing a real int32 buffer there is safe with either.
+  const psSegIter = ps.func('ps_seg_t *ps_seg_iter(ps_decoder_t *ps, _Out_ int32_t *score)');
+  const psSegNext = ps.func('ps_seg_t *ps_seg_next(ps_seg_t *seg)');
+  const psSegWord = ps.func('const char *ps_seg_word(ps_seg_t *seg)');
+  const psSegFrames = ps.func('void ps_seg_frames(ps_seg_t *seg, _Out_ int *sf, _Out_ int *ef)');
 
   return {
     createConfig(args) {
@@ -75,6 +88,18 @@ function bind(): SphinxApi {
     endUtt: (decoder) => psEndUtt(decoder) as number,
     hypothesis: (decoder) => psGetHyp(decoder, null) as string | null,
     inSpeech: (decoder) => (psGetInSpeech(decoder) as number) !== 0,
+    segments(decoder) {
+      const out: Array<{ word: string; startFrame: number; endFrame: number }> = [];
+      const score = [0];
+      // ps_seg_next frees the iterator when it returns NULL at the end.
+      for (let seg = psSegIter(decoder, score) as unknown; seg; seg = psSegNext(seg) as unknown) {
+        const sf = [0];
+        const ef = [0];
+        psSegFrames(seg, sf, ef);
+        out.push({ word: String(psSegWord(seg)), startFrame: sf[0]!, endFrame: ef[0]! });
+      }
+      return out;
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_RATE } from './bandwidth.js';
 import type { ConfigHandle, DecoderHandle, SphinxApi } from './sphinx-binding.js';
-import { type BandwidthMode, SphinxDecoder } from './sphinx-decoder.js';
+import { type BandwidthMode, type DecoderSink, SphinxDecoder } from './sphinx-decoder.js';
 
 /** A stand-in for the library that records the audio it is given. */
 function fakeApi() {
@@ -50,6 +50,7 @@ function audio(wide: boolean, ms: number): Int16Array {
   return out;
 }
 
+const none: DecoderSink = { utterance: () => undefined };
 const same = (a: Int16Array, b: Int16Array) => a.length === b.length && a.every((v, i) => v === b[i]);
 const joined = (pieces: Int16Array[]) => Int16Array.from(pieces.flatMap((p) => [...p]));
 
@@ -58,7 +59,7 @@ describe('SphinxDecoder and band-limited speech', () => {
     const { d, fed } = decoder('auto');
     const input = audio(true, 2_000);
     d.open();
-    d.write(input, () => undefined);
+    d.write(input, none);
     expect(d.band).toBe('wide');
     expect(same(joined(fed), input)).toBe(true);
   });
@@ -67,7 +68,7 @@ describe('SphinxDecoder and band-limited speech', () => {
     const { d, fed } = decoder('auto');
     const input = audio(false, 2_000);
     d.open();
-    d.write(input, () => undefined);
+    d.write(input, none);
     expect(d.band).toBe('narrow');
     // The first second (before the decision) as it came, the rest changed.
     const first = fed.slice(0, 49);
@@ -79,7 +80,7 @@ describe('SphinxDecoder and band-limited speech', () => {
   it('a new stream starts undecided again', () => {
     const { d } = decoder('auto');
     d.open();
-    d.write(audio(false, 2_000), () => undefined);
+    d.write(audio(false, 2_000), none);
     expect(d.band).toBe('narrow');
     d.open();
     expect(d.band).toBe('unknown');
@@ -89,11 +90,11 @@ describe('SphinxDecoder and band-limited speech', () => {
     const input = audio(false, 2_000);
     const off = decoder();
     off.d.open();
-    off.d.write(input, () => undefined);
+    off.d.write(input, none);
     expect(same(joined(off.fed), input)).toBe(true);
     const always = decoder('extend');
     always.d.open();
-    always.d.write(audio(true, 100), () => undefined);
+    always.d.write(audio(true, 100), none);
     expect(same(joined(always.fed), audio(true, 100))).toBe(false);
   });
 

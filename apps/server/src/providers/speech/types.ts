@@ -11,8 +11,35 @@ export interface Utterance {
   /** Offsets from the start of the stream, in milliseconds of audio. */
   startMs: number;
   endMs: number;
+  /**
+   * The utterance's number in its stream (from 1), shared with its partials; absent from
+   * providers that give no partials.
+   */
+  seq?: number;
+  /** Its words with their stream times (ms), when the engine gives them: pauses show between. */
+  words?: Array<{ word: string; startMs: number; endMs: number }>;
+  /**
+   * `length`: cut at the length limit while speech went on (the sentence may continue in the
+   * next utterance); `pause` or `flush`: speech stopped. Absent: not known (taken as a stop).
+   */
+  endedBy?: 'pause' | 'length' | 'flush';
 }
 
+/**
+ * The words heard so far in an utterance still in progress (interim words). Replaced by the
+ * Utterance of the same `seq`; its text may change completely from one partial to the next.
+ */
+export interface PartialUtterance {
+  text: string;
+  seq: number;
+  startMs: number;
+  endMs: number;
+}
+
+/**
+ * An utterance's text may be empty when partials were given for it and the final hypothesis
+ * kept no word: the listener drops the partials.
+ */
 export interface SpeechStream {
   /** 16 kHz mono signed 16-bit little-endian PCM; any length (odd trailing bytes are kept). */
   write(pcm: Buffer): void;
@@ -26,6 +53,8 @@ export interface SpeechStreamOptions {
   /** The speaker's language when known; providers that detect it may ignore this. */
   language?: string;
   onUtterance(utterance: Utterance): void;
+  /** Interim words, from providers that can give them (pocketsphinx); others never call it. */
+  onPartial?(partial: PartialUtterance): void;
   onError?(err: Error): void;
 }
 

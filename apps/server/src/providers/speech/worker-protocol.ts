@@ -1,11 +1,15 @@
-import type { DecodedUtterance, DecoderSettings } from './sphinx-decoder.js';
+import type { DecodedPartial, DecodedUtterance, DecoderSettings } from './sphinx-decoder.js';
 
 /**
  * Messages between the server thread (pocketsphinx-pool.ts) and one decoder worker
  * (pocketsphinx-worker.ts). A worker holds one decoder and serves one stream or clip at a time.
  */
 export type ToWorker =
-  | { type: 'open' }
+  /**
+   * A stream; `partials`: its interim words are sent too (live captions, not clips);
+   * `maxUtteranceMs`: its longest utterance, when shorter than the decoder's setting.
+   */
+  | { type: 'open'; partials?: boolean; maxUtteranceMs?: number }
   /** 16 kHz mono s16 samples (the buffer is transferred). */
   | { type: 'pcm'; samples: Int16Array }
   /** Audio skipped on overload: ends the utterance in progress and moves the clock on. */
@@ -25,6 +29,8 @@ export type FromWorker =
   /** The decoder could not be made (library, model or arguments): the worker then exits. */
   | { type: 'failed'; message: string }
   | { type: 'utterance'; utterance: DecodedUtterance }
+  /** The words so far of the utterance in progress (streams with partialEveryMs only). */
+  | { type: 'partial'; partial: DecodedPartial }
   /** Samples decoded since the stream was opened (sent now and then, for the backlog). */
   | { type: 'progress'; samples: number }
   | { type: 'done'; seq: number }

@@ -113,7 +113,7 @@ function TranslationSection() {
 
 /** Meeting Tools (spec §2): the summarizer, live translation, transcription and the transcripts. */
 export function ToolsPanel() {
-  const { lines, transcription } = useCaptions();
+  const { lines, interim, transcription } = useCaptions();
   return (
     <div className="h-full space-y-3 overflow-y-auto p-3 text-sm text-slate-300">
       <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
@@ -124,7 +124,7 @@ export function ToolsPanel() {
         <h4 id="transcripts-title" className="font-semibold text-slate-100">
           Live Transcripts
         </h4>
-        <TranscriptList lines={lines} active={transcription.active} />
+        <TranscriptList lines={lines} interim={interim} active={transcription.active} />
       </section>
     </div>
   );

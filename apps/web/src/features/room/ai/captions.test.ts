@@ -4,7 +4,7 @@ import { Store } from '@/lib/store';
 import type { LocalMedia, LocalMediaSnapshot } from '../media/local-media';
 import { SignalClient } from '../signal-client';
 import { FakeSocket, joinedMessage, participant } from '../testing/fakes';
-import { addLine, Captions, type TranscriptEntry } from './captions';
+import { addInterim, addLine, Captions, INTERIM_STALE_MS, type TranscriptEntry } from './captions';
 import type { MicStreamer } from './mic-streamer';
 
 /** Captions on a real SignalClient (the server played through a fake socket) and a fake microphone. */
@@ -255,6 +255,70 @@ describe('Captions', () => {
     c.socket().receive({ type: 'transcription_state', transcription: on });
     expect(c.captions.getSnapshot().consent).toBeNull();
     expect(c.isStreaming()).toBe(false);
+  });
+
+  it('interim words show while someone speaks, each replacing the last, until the final line replaces them', () => {
+    const c = setup();
+    c.join(on);
+    const partial = (segmentId: string, text: string, timestamp = '2026-11-23T10:00:05.000Z') =>
+      c.socket().receive({
+        type: 'transcript_partial',
+        partial: { segmentId, participantId: 'b', speakerName: 'Bob', text, language: 'en', timestamp },
+      });
+    partial('s.1', 'we ship');
+    partial('s.1', 'we ship on friday');
+    expect(c.captions.getSnapshot().interim.map((i) => i.text)).toEqual(['we ship on friday']);
+    // Bob's next segment starts before the first one's line came: both show, in time order.
+    partial('s.2', 'and then', '2026-11-23T10:00:09.000Z');
+    expect(c.captions.getSnapshot().interim.map((i) => i.segmentId)).toEqual(['s.1', 's.2']);
+    c.socket().receive({
+      type: 'new_transcript',
+      transcript: { ...line('We ship on Friday.', '2026-11-23T10:00:05.000Z'), segmentId: 's.1' },
+    });
+    const snap = c.captions.getSnapshot();
+    expect(snap.lines.map((l) => l.originalText)).toEqual(['We ship on Friday.']);
+    expect(snap.interim.map((i) => i.text)).toEqual(['and then']);
+    // An empty partial withdraws a segment no line replaces (nothing was kept).
+    partial('s.2', '');
+    expect(c.captions.getSnapshot().interim).toEqual([]);
+  });
+
+  it('interim words are dropped when transcription goes off, their speaker leaves, or they go stale', () => {
+    const c = setup();
+    c.join(on);
+    const partial = (segmentId: string, participantId: string) =>
+      c.socket().receive({
+        type: 'transcript_partial',
+        partial: {
+          segmentId,
+          participantId,
+          speakerName: participantId,
+          text: 'words',
+          language: 'en',
+          timestamp: '2026-11-23T10:00:05.000Z',
+        },
+      });
+    partial('a.1', 'a');
+    partial('b.1', 'b');
+    c.socket().receive({ type: 'participant_left', participantId: 'a', reason: 'left' });
+    expect(c.captions.getSnapshot().interim.map((i) => i.participantId)).toEqual(['b']);
+    c.socket().receive({
+      type: 'transcription_state',
+      transcription: { active: false, startedBy: null, startedAt: null },
+    });
+    expect(c.captions.getSnapshot().interim).toEqual([]);
+    // Off: late partials are not shown.
+    partial('b.2', 'b');
+    expect(c.captions.getSnapshot().interim).toEqual([]);
+    // Stale ones go when the next comes.
+    const old = addInterim(
+      [],
+      { segmentId: 'x.1', participantId: 'x', speakerName: 'X', text: 'old', language: 'en', timestamp: 't' },
+      0,
+    );
+    expect(
+      addInterim(old, { ...old[0]!, segmentId: 'y.1', text: 'new' }, INTERIM_STALE_MS).map((i) => i.text),
+    ).toEqual(['new']);
   });
 
   it('addLine replaces a line with the same id', () => {

@@ -12,6 +12,17 @@ import { newRequestId, SignalRequestError, type SignalClient } from '../signal-c
 import { MicStreamer } from './mic-streamer';
 
 export type TranscriptEntry = ServerMessageOf<'new_transcript'>['transcript'];
+/** Words being spoken now (issue 37): shown until the final line of its segment replaces them. */
+export type InterimEntry = ServerMessageOf<'transcript_partial'>['partial'] & {
+  /** When this listener last heard of it (ms, its own clock). */
+  receivedAt: number;
+};
+
+/**
+ * Interim words not updated for this long are dropped: their final line should have come within
+ * about 2 s, so they are stale (a lost message, a speaker whose socket went away).
+ */
+export const INTERIM_STALE_MS = 15_000;
 
 /** Spec §9: the room keeps the last 20 transcript lines. */
 export const TRANSCRIPTS_KEPT = 20;
@@ -22,6 +33,8 @@ export interface CaptionsSnapshot {
   transcription: TranscriptionState;
   /** The last 20 lines, oldest first. */
   lines: TranscriptEntry[];
+  /** What is being said now, not final yet, oldest first (at most one segment per speaker mostly). */
+  interim: InterimEntry[];
   /** Live Translation is on for this listener, into `language`. */
   translationOn: boolean;
   language: TranslationLanguage;
@@ -71,6 +84,22 @@ function saveTranslationPrefs(p: TranslationPrefs, storage: Storage | undefined 
   }
 }
 
+/**
+ * Interim words of a segment: replaces what was shown for it (an empty text withdraws it), drops
+ * stale ones, keeps them in time order.
+ */
+export function addInterim(
+  interim: InterimEntry[],
+  partial: ServerMessageOf<'transcript_partial'>['partial'],
+  now = Date.now(),
+): InterimEntry[] {
+  const rest = interim.filter(
+    (i) => i.segmentId !== partial.segmentId && now - i.receivedAt < INTERIM_STALE_MS,
+  );
+  if (!partial.text) return rest;
+  return [...rest, { ...partial, receivedAt: now }].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+}
+
 /** Adds a line, keeping the last TRANSCRIPTS_KEPT in time order (ids are unique). */
 export function addLine(lines: TranscriptEntry[], line: TranscriptEntry): TranscriptEntry[] {
   const next = [...lines.filter((l) => l.id !== line.id), line].sort((a, b) =>
@@ -112,6 +141,7 @@ export class Captions {
     this.store = new Store<CaptionsSnapshot>({
       transcription: { active: false, startedBy: null, startedAt: null },
       lines: [],
+      interim: [],
       translationOn: prefs.enabled,
       language: prefs.language,
       streaming: false,
@@ -138,9 +168,26 @@ export class Captions {
       s.on('participant_updated', (m) => this.onParticipant(m.participant)),
       s.on('caption_status', (m) => this.store.patch({ notCaptioned: m.captioned ? null : m.reason })),
       s.on('transcription_state', (m) => this.onState(m.transcription)),
-      s.on('new_transcript', (m) =>
-        this.store.patch({ lines: addLine(this.store.getSnapshot().lines, m.transcript) }),
-      ),
+      s.on('new_transcript', (m) => {
+        const { lines, interim } = this.store.getSnapshot();
+        const segment = m.transcript.segmentId;
+        this.store.patch({
+          lines: addLine(lines, m.transcript),
+          // The final line replaces the interim words of its segment.
+          ...(segment ? { interim: interim.filter((i) => i.segmentId !== segment) } : {}),
+        });
+      }),
+      s.on('transcript_partial', (m) => {
+        // Words of someone who is not captioned any more (transcription off) are not shown.
+        if (!this.store.getSnapshot().transcription.active) return;
+        this.store.patch({ interim: addInterim(this.store.getSnapshot().interim, m.partial) });
+      }),
+      s.on('participant_left', (m) => {
+        const { interim } = this.store.getSnapshot();
+        if (interim.some((i) => i.participantId === m.participantId)) {
+          this.store.patch({ interim: interim.filter((i) => i.participantId !== m.participantId) });
+        }
+      }),
       opts.media.subscribe(() => this.follow()),
       opts.media.onTracksChanged(() => this.follow()),
       s.subscribe(() => {
@@ -152,7 +199,7 @@ export class Captions {
 
   private onJoined(t: TranscriptionState): void {
     this.admitted = true;
-    this.store.patch({ transcription: t, notCaptioned: null });
+    this.store.patch({ transcription: t, notCaptioned: null, interim: [] });
     // The server forgets a listener's language with its participant: say it on every join.
     const { translationOn, language } = this.store.getSnapshot();
     if (translationOn) this.tellLanguage(language);
@@ -167,7 +214,7 @@ export class Captions {
   }
 
   private onState(t: TranscriptionState): void {
-    this.store.patch({ transcription: t, ...(t.active ? {} : { notCaptioned: null }) });
+    this.store.patch({ transcription: t, ...(t.active ? {} : { notCaptioned: null, interim: [] }) });
     this.follow();
   }
 
