@@ -62,8 +62,6 @@ export interface RoomSessionOptions {
   joinToken: string;
   socketUrl: string;
   media: LocalMedia;
-  /** The billing join form's e-mail, if one was given (the payment card starts with it). */
-  billingEmail?: string | null;
   notify: (n: Notice) => void;
   createSocket?: (url: string) => WebSocketLike;
   /** Where peer connections come from (the room page's PeerConnectionReserve). */
@@ -83,7 +81,6 @@ export class RoomSession {
   readonly speaking: SpeakingMeter | null;
   /** This participant's free-time clock, as the server reports it (`free_time`). */
   readonly freeTime: FreeTimeClient;
-  readonly billingEmail: string | null;
   readonly media: LocalMedia;
   readonly joinToken: string;
   readonly meetingId: string;
@@ -112,7 +109,6 @@ export class RoomSession {
       opts.meetingId === TEST_ROOM_ID
         ? null
         : new SpeakingMeter({ signal: this.signal, media: this.media, log: opts.log });
-    this.billingEmail = opts.billingEmail ?? null;
     this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
       self: null,
