@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn } from '../pages/DevSignIn.js';
 import { FreeTimeOverlay } from '../pages/FreeTime.js';
-import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
+import { createMeeting, setCoverEveryone, signInAsProHost } from '../pages/RoomHost.js';
 import { RoomPage } from '../pages/RoomPage.js';
 import { VIEWPORTS, launchBrowser, newContext, screenshot, watchErrors } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
@@ -44,6 +44,8 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
 
   it('a guest skips the prompt and is removed after the grace; another saves 4242 in the grace and stays', async () => {
     const meetingId = await createMeeting(hostPage);
+    // The host turned the cover of guests off (on by default: issue 37 item 3), so they count.
+    await setCoverEveryone(hostPage, meetingId, false);
     await host.open(meetingId, { name: 'Fay', host: true });
     await host.waitJoined();
 
@@ -162,6 +164,7 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
 
   it('a guest who leaves and rejoins keeps the clock', async () => {
     const meetingId = await createMeeting(hostPage);
+    await setCoverEveryone(hostPage, meetingId, false);
     // The host stays in: an instant meeting ends when its last participant leaves.
     await host.open(meetingId, { name: 'Fay', host: true });
     await host.waitJoined();
@@ -204,6 +207,7 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
 
   it("a Pro host's cover-everyone meeting shows no clock to a guest", async () => {
     const meetingId = await createMeeting(hostPage);
+    await setCoverEveryone(hostPage, meetingId, false);
     await host.open(meetingId, { name: 'Fay', host: true });
     await host.waitJoined();
     const cy = await page();
