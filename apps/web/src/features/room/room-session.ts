@@ -1,6 +1,6 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage, RecordingState } from '@parley/protocol';
-import { RECORDING_TEXTS } from '@parley/protocol/texts';
+import { BILLING_MESSAGES, RECORDING_TEXTS } from '@parley/protocol/texts';
 import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
 import { TEST_ROOM_ID } from '@parley/protocol/constants';
 import { Store } from '@/lib/store';
@@ -162,6 +162,7 @@ export class RoomSession {
       s.on('mute_participant', (m) => this.onMuteParticipant(m)),
       s.on('waiting_room', (m) => this.set({ waitingList: m.waiting })),
       s.on('removed_list', (m) => this.set({ removedList: m.removed })),
+      s.on('guest_free_time', (m) => this.onGuestFreeTime(m)),
       s.on('error', (m) => {
         if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
       }),
@@ -268,6 +269,28 @@ export class RoomSession {
     this.opts.notify({
       title: recording.active ? RECORDING_TEXTS.startedNotice : RECORDING_TEXTS.stoppedNotice,
     });
+  }
+
+  /**
+   * The host hears when a guest's counted free time is about to end and when it ran out (the
+   * meeting does not cover it: the host turned the cover off, or their Pro lapsed).
+   */
+  private onGuestFreeTime(m: ServerMessageOf<'guest_free_time'>): void {
+    if (!this.snapshot.self?.isHost) return;
+    if (m.stage === 'ending') {
+      this.opts.notify({
+        title: BILLING_MESSAGES.guestEndingTitle(m.name, m.minutesLeft),
+        description: BILLING_MESSAGES.guestCoverHint,
+        duration: 10_000,
+      });
+    } else {
+      this.opts.notify({
+        title: BILLING_MESSAGES.guestEndedTitle(m.name),
+        description: BILLING_MESSAGES.guestEndedBody(Math.round(m.graceMs / 1000)),
+        variant: 'destructive',
+        duration: 10_000,
+      });
+    }
   }
 
   private onMuteParticipant(m: ServerMessageOf<'mute_participant'>): void {
