@@ -79,7 +79,8 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   child.stdout?.on('data', (d: Buffer) => logs.push(d.toString()));
   child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
 
-  const deadline = Date.now() + 60_000;
+  // 120 s: on 2026-12-07 the machine ran at load 20-30 on 2 cores and a start took over 60 s.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
     try {
@@ -88,7 +89,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server not ready in 60 s:\n${logs.join('')}`);
+    if (Date.now() > deadline) throw new Error(`server not ready in 120 s:\n${logs.join('')}`);
     await new Promise((r) => setTimeout(r, 150));
   }
 
