@@ -22,6 +22,10 @@ export class LandingPage {
   get heroVideo(): Locator {
     return this.page.getByTestId('hero-video');
   }
+  /** Where Try Free leads: what is free and what Pro adds (issue 37 item 4). */
+  get freeAndPro(): Locator {
+    return this.page.getByTestId('free-and-pro');
+  }
   get testimonials(): Locator {
     return this.page.getByTestId('testimonial');
   }

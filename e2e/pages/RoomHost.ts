@@ -79,3 +79,12 @@ export async function createMeeting(page: Page, opts: MeetingOptions = {}): Prom
     throw new Error(`create meeting: ${res.status} ${JSON.stringify(res.json)}`);
   return res.json.meetingId;
 }
+
+/**
+ * The signed-in host's "Cover everyone's time" of a meeting, through the API (on by default for
+ * a Pro host's meeting, issue 37 item 3): tests of the free tier turn it off to count guests.
+ */
+export async function setCoverEveryone(page: Page, meetingId: string, coverEveryone: boolean): Promise<void> {
+  const res = await pageFetch(page, 'PUT', `/api/meetings/${meetingId}/free-time-cover`, { coverEveryone });
+  if (res.status !== 200) throw new Error(`free-time cover: ${res.status} ${JSON.stringify(res.json)}`);
+}

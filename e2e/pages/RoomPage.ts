@@ -133,30 +133,16 @@ export class RoomPage {
     return this.page.evaluate(() => (window as unknown as { __dialogsSeen?: number }).__dialogsSeen ?? -1);
   }
 
-  /** The billing join form's e-mail (asked of participants without Pro). */
-  get preJoinEmail(): Locator {
-    return this.page.getByLabel('Email for billing');
-  }
-
   /**
-   * Fills the pre-join dialog and joins; `micOn` turns the microphone on first. A participant
-   * without Pro is asked an e-mail for billing: `email`, else one made from the name.
+   * Fills the pre-join dialog (a name, nothing else: issue 37 item 2) and joins; `micOn` turns the
+   * microphone on first. The name replaces whatever was filled in (a signed-in user's name).
    */
   async joinFromDialog(
     name: string,
-    {
-      micOn = true,
-      waitForRoom = true,
-      email,
-    }: { micOn?: boolean; waitForRoom?: boolean; email?: string } = {},
+    { micOn = true, waitForRoom = true }: { micOn?: boolean; waitForRoom?: boolean } = {},
   ): Promise<void> {
     await this.preJoinName.waitFor();
     await this.preJoinName.fill(name);
-    // A signed-in user's e-mail is filled in already: kept unless `email` says otherwise.
-    if ((await this.preJoinEmail.isVisible()) && (email || !(await this.preJoinEmail.inputValue()))) {
-      const address = email ?? `${name.toLowerCase().replace(/[^a-z0-9]+/g, '.')}.${Date.now()}@example.com`;
-      await this.preJoinEmail.fill(address);
-    }
     const micButton = this.page.getByRole('button', { name: 'Turn on microphone' });
     if (micOn && (await micButton.isVisible())) await micButton.click();
     await this.joinButton.click();

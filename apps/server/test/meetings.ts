@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { meetings, type MeetingRow } from '../src/db/schema/index.js';
+import { meetingBilling, meetings, type MeetingRow } from '../src/db/schema/index.js';
 import { hashMeetingPassword } from '../src/modules/meetings/password.js';
 import type { TestContext } from './app.js';
 
@@ -14,6 +14,11 @@ export interface TestMeetingOptions {
   waitingRoom?: boolean;
   isRecurring?: boolean;
   isActive?: boolean;
+  /**
+   * The host's "cover everyone's time" (default on, issue 37 item 3: a Pro host's meeting covers
+   * its guests). `false` stores the host's choice to turn it off, so guests are counted.
+   */
+  coversGuests?: boolean;
 }
 
 const randomMeetingId = () => [0, 0, 0].map(() => String(randomInt(0, 1000)).padStart(3, '0')).join('-');
@@ -41,6 +46,8 @@ export async function createMeeting(t: TestContext, options: TestMeetingOptions)
     })
     .returning();
   if (!row) throw new Error('meeting insert returned nothing');
+  if (options.coversGuests !== undefined)
+    await t.db.db.insert(meetingBilling).values({ meetingId: row.id, coverEveryone: options.coversGuests });
   return row;
 }
 

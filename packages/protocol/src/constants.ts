@@ -367,6 +367,7 @@ export const SERVER_MESSAGE_TYPES = [
   'transcription_state',
   'free_time',
   'free_time_ended',
+  'guest_free_time',
   'collaboration_sync',
   'file_shared',
   'media_mode',

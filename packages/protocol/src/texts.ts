@@ -83,6 +83,14 @@ export const BILLING_MESSAGES = {
   setupFailed: 'Setup Failed',
   setupFailedDefault: 'Failed to set up payment method',
   cardElementMissing: 'Card element not found',
+  /** To the host whose meeting does not cover its guests (issue 37 item 3). */
+  guestEndingTitle: (name: string, minutes: number) =>
+    `${name}'s free time ends in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`,
+  guestEndedTitle: (name: string) => `${name}'s free time has run out`,
+  guestEndedBody: (graceSeconds: number) =>
+    `They leave the meeting in ${graceSeconds} seconds unless they add a card.`,
+  guestCoverHint:
+    "Your meeting does not cover your guests' time: turn on Cover everyone's time in Settings > Account.",
 } as const;
 
 /** Dollars for a number of cents, as shown ("$0.30"). */

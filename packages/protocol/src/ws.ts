@@ -402,6 +402,22 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('free_time'), freeTime: freeTimeStateSchema }),
   /** Added: the free time and grace ran out without a card; the socket then closes with 4020. */
   z.object({ type: z.literal('free_time_ended'), message: z.string() }),
+  /**
+   * Added (issue 37 item 3): to the meeting's hosts, a participant's free time is counted (the
+   * meeting does not cover it) and is about to end (`ending`, at the warning: 5 minutes left) or
+   * has run out (`ended`: the grace has begun; without a card they leave when it ends). Once
+   * per stage and participant's clock.
+   */
+  z.object({
+    type: z.literal('guest_free_time'),
+    participantId: z.string(),
+    name: z.string(),
+    stage: z.enum(['ending', 'ended']),
+    remainingMs: z.number().int().nonnegative(),
+    /** The free minutes left, rounded up (5 at `ending`, 0 at `ended`). */
+    minutesLeft: z.number().int().nonnegative(),
+    graceMs: z.number().int().nonnegative(),
+  }),
   /** Added (issue 14): a part of the answer to a collaboration sync_request (never dropped). */
   collaborationSyncSchema,
   /** Added: someone shared a file in the meeting (the files area; chat attachments too). */

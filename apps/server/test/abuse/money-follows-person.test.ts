@@ -41,7 +41,7 @@ beforeAll(async () => {
     email: 'host@example.com',
     firstName: 'Hana',
   }));
-  // A Pro host (not covering anyone) keeps each meeting open while guests come and go.
+  // A Pro host (who turned the cover of guests off) keeps each meeting open while guests come and go.
   await makePro(t, hostId);
   ({ ws } = await listen(t));
 });
@@ -146,7 +146,7 @@ const usageOf = async (owner: string) =>
 
 /** A meeting with its Pro host in the room. */
 async function meetingWithHost() {
-  const m = await createMeeting(t, { hostId });
+  const m = await createMeeting(t, { hostId, coversGuests: false });
   const res = await t.app.inject({
     method: 'POST',
     url: `/api/meetings/${m.meetingId}/join`,

@@ -18,12 +18,16 @@ import { users } from './users.js';
  * for pay-as-you-go, and the usage ledger of overage minutes.
  */
 
-/** A Pro host's per-meeting choice to cover everyone's time (default off: no row). */
+/**
+ * A Pro host's per-meeting choice to cover everyone's time. Default on (issue 37 item 3: the
+ * host's licence covers the meeting, as in Zoom and Meet): no row, or a row the host never set,
+ * covers; the host may turn it off. It holds only while the host has Pro (free-time.ts).
+ */
 export const meetingBilling = pgTable('meeting_billing', {
   meetingId: uuid('meeting_id')
     .primaryKey()
     .references(() => meetings.id, { onDelete: 'cascade' }),
-  coverEveryone: boolean('cover_everyone').notNull().default(false),
+  coverEveryone: boolean('cover_everyone').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

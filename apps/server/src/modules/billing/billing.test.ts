@@ -97,7 +97,7 @@ async function saveCard(
 
 describe('the free tier in a meeting', () => {
   it('a guest without a card is removed after the grace; one who saved a card stays and is charged', async () => {
-    const m = await createMeeting(t, { hostId });
+    const m = await createMeeting(t, { hostId, coversGuests: false });
     const gus = await guestEnters(m.meetingId, 'Gus', 'gus@example.com');
     const pia = await guestEnters(m.meetingId, 'Pia', 'pia@example.com');
     const first = await gus.socket.next('free_time');
@@ -167,8 +167,8 @@ describe('the free tier in a meeting', () => {
     );
   }, 20_000);
 
-  it('a Pro participant hears unlimited time; a Pro host can cover everyone', async () => {
-    const m = await createMeeting(t, { hostId });
+  it('a Pro participant hears unlimited time; a Pro host who turned the cover off turns it on', async () => {
+    const m = await createMeeting(t, { hostId, coversGuests: false });
     const host = await t.app.inject({
       method: 'POST',
       url: `/api/meetings/${m.meetingId}/join`,
@@ -226,7 +226,7 @@ describe('the free tier in a meeting', () => {
     expect(noSetup.statusCode).toBe(409);
     expect(noSetup.json().message).toBe(BILLING_ERRORS.notSetUp);
 
-    const m = await createMeeting(t, { hostId });
+    const m = await createMeeting(t, { hostId, coversGuests: false });
     // No billing session (not a participant of the meeting): no setup intent, no browser secret.
     const anonymous = await t.app.inject({
       method: 'POST',

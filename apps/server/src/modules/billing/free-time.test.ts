@@ -80,6 +80,8 @@ function setup(store = memoryRepo()) {
   const people = new Map<string, ClockParticipant>();
   const pro = new Set<string>();
   const heard: Array<{ to: string; message: ServerMessage }> = [];
+  /** What the meeting's hosts heard (guest_free_time). */
+  const hosts: ServerMessage[] = [];
   const expelled: string[] = [];
   const reported: number[] = [];
   const state = { failPro: false };
@@ -93,6 +95,7 @@ function setup(store = memoryRepo()) {
       return pro.has(userId);
     },
     send: (_roomId, to, message) => heard.push({ to, message }),
+    tellHosts: (_roomId, message) => hosts.push(message),
     async expel(_roomId, id) {
       expelled.push(id);
       void service.gone(id);
@@ -127,6 +130,7 @@ function setup(store = memoryRepo()) {
     people,
     pro,
     heard,
+    hosts,
     expelled,
     reported,
     join,
@@ -173,6 +177,49 @@ describe('the free-time clock (fake clock)', () => {
     expect(s.expelled).toEqual(['ann']);
     // Nothing is left running once the participant is gone.
     expect(s.clock.pending).toBe(0);
+  });
+
+  it('the hosts hear once when a counted guest has 5 minutes left, and once when the free time ran out', async () => {
+    const s = setup();
+    await s.join('ann', { browserKey: 'k-ann', name: 'Ann' });
+    await s.clock.advance(40 * MIN - 1);
+    expect(s.hosts).toEqual([]);
+    await s.clock.advance(2);
+    expect(s.hosts).toEqual([
+      expect.objectContaining({
+        type: 'guest_free_time',
+        participantId: 'ann',
+        name: 'Ann',
+        stage: 'ending',
+      }),
+    ]);
+    expect((s.hosts[0] as { remainingMs: number }).remainingMs).toBeLessThanOrEqual(5 * MIN);
+    // The minute ticks in between tell the guest, not the hosts again.
+    await s.clock.advance(5 * MIN - 2);
+    expect(s.hosts).toHaveLength(1);
+    await s.clock.advance(2);
+    expect(s.hosts).toHaveLength(2);
+    expect(s.hosts[1]).toMatchObject({ stage: 'ended', name: 'Ann', remainingMs: 0, graceMs: 30_000 });
+    await s.clock.advance(30_000);
+    expect(s.expelled).toEqual(['ann']);
+    expect(s.hosts).toHaveLength(2);
+  });
+
+  it("the hosts hear nothing of a covered guest, of a paying one, or of the host's own clock", async () => {
+    const s = setup();
+    s.pro.add('u-host');
+    s.store.covered.add('room-1');
+    await s.join('cy', { browserKey: 'k-cy', name: 'Cy' });
+    // The host without Pro on their own meeting's clock (the cover needs the host's Pro: lapsed).
+    s.pro.delete('u-host');
+    await s.join('host', { userId: 'u-host', name: 'Hana' });
+    await s.clock.advance(MIN + 1);
+    expect(s.last('cy').mode).toBe('free');
+    await s.clock.advance(44 * MIN);
+    // Cy's clock, counted since the lapse, is at the warning; the host's own clock is not told.
+    expect(s.hosts.map((m) => (m as { name: string }).name)).toEqual(['Cy']);
+    await s.clock.advance(2 * MIN);
+    expect(s.hosts.map((m) => (m as { stage: string }).stage)).toEqual(['ending', 'ended']);
   });
 
   it('ticks every minute while it runs', async () => {

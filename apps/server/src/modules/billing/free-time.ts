@@ -47,6 +47,8 @@ export interface ClockParticipant {
   clientAddress?: string | null;
   /** The meeting's host: "cover everyone" is in force only while the host has Pro. */
   hostId?: string | null;
+  /** The display name the hosts are told when this person's free time runs low. */
+  name?: string;
 }
 
 export interface FreeTimeDeps {
@@ -66,6 +68,8 @@ export interface FreeTimeDeps {
   isPro(userId: string): Promise<boolean>;
   /** A message to one participant's socket. */
   send(roomId: string, participantId: string, message: ServerMessage): void;
+  /** A message to the meeting's hosts (a guest's free time about to end or run out). */
+  tellHosts(roomId: string, message: ServerMessage): void;
   /** Sends a participant whose free time and grace ran out away (free_time_ended, 4020). */
   expel(roomId: string, participantId: string): Promise<void>;
   /** A minute was written to the ledger: report it to the payments provider. */
@@ -94,6 +98,9 @@ interface LiveClock {
   covered: boolean;
   /** The meeting's host, whose Pro "cover everyone" needs (checked at every tick). */
   readonly hostId: string | null;
+  /** The name the hosts hear, and the last stage they were told of (once per stage). */
+  name: string;
+  hostsTold: 'ending' | 'ended' | null;
   timer: unknown;
 }
 
@@ -142,6 +149,31 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
   function tell(c: LiveClock): void {
     const freeTime = stateOf(c);
     for (const id of c.members) deps.send(c.roomId, id, { type: 'free_time', freeTime });
+    tellHosts(c, freeTime);
+  }
+
+  /**
+   * The hosts hear when a participant's counted free time is about to end (the warning, 5
+   * minutes left) and when it has run out (the grace), once per stage: a host whose meeting does
+   * not cover its guests is not surprised by someone cut off at 45 minutes (issue 37 item 3).
+   * Nothing for the host's own clock, a covered or a paying one.
+   */
+  function tellHosts(c: LiveClock, s: FreeTimeState): void {
+    if (c.hostId && c.key === `${USER_CLOCK_KEY}${c.hostId}`) return;
+    const stage = s.mode === 'grace' ? 'ended' : s.mode === 'free' && s.warning ? 'ending' : null;
+    if (!stage || c.hostsTold === stage || (stage === 'ending' && c.hostsTold === 'ended')) return;
+    const [participantId] = c.members;
+    if (!participantId) return;
+    c.hostsTold = stage;
+    deps.tellHosts(c.roomId, {
+      type: 'guest_free_time',
+      participantId,
+      name: c.name,
+      stage,
+      remainingMs: s.remainingMs,
+      minutesLeft: Math.ceil(s.remainingMs / s.minuteMs),
+      graceMs: s.graceMs,
+    });
   }
 
   function stop(c: LiveClock): void {
@@ -286,6 +318,7 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
     publicMeetingId: string,
     hostId: string | null,
     clientAddress: string | null,
+    name: string,
   ): Promise<LiveClock> {
     const id = `${roomId}|${key}`;
     const live = clocks.get(id);
@@ -310,6 +343,8 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
       chargedMinutes,
       covered,
       hostId,
+      name,
+      hostsTold: null,
       timer: null,
     };
     clocks.set(id, c);
@@ -347,7 +382,14 @@ export function createFreeTimeService(deps: FreeTimeDeps) {
           browserKey: p.browserKey ?? null,
           browserId: p.browserId ?? null,
         });
-        const c = await open(roomId, key, p.publicMeetingId, p.hostId ?? null, p.clientAddress ?? null);
+        const c = await open(
+          roomId,
+          key,
+          p.publicMeetingId,
+          p.hostId ?? null,
+          p.clientAddress ?? null,
+          p.name ?? 'A participant',
+        );
         c.members.add(participantId);
         clockOf.set(participantId, c.id);
         if (c.covered) {

@@ -37,11 +37,13 @@ async function billingPlugin(app: FastifyInstance): Promise<void> {
         clientAddress: member.clientAddress ?? null,
         publicMeetingId: room.meeting.meetingId,
         hostId: room.meeting.hostId,
+        name: member.name,
       };
     },
     isPro: (userId) => app.subscriptions.isPro(userId),
     send: (roomId, participantId, message) =>
       transport.publish(roomId, { kind: 'one', participantId }, message),
+    tellHosts: (roomId, message) => transport.publish(roomId, { kind: 'hosts' }, message),
     async expel(roomId, participantId) {
       transport.close(participantId, WS_CLOSE.freeTimeExpired, reason, {
         type: 'free_time_ended',

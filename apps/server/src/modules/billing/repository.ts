@@ -124,7 +124,8 @@ export function createBillingRepository(db: Database) {
         .from(meetingBilling)
         .where(eq(meetingBilling.meetingId, meetingId))
         .limit(1);
-      return row?.cover ?? false;
+      // No row: the host never chose, and a Pro host's meeting covers its guests by default.
+      return row?.cover ?? true;
     },
 
     async setCoverEveryone(meetingId: string, cover: boolean): Promise<void> {

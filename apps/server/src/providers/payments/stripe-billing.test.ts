@@ -113,7 +113,7 @@ afterAll(async () => {
 
 describe('pay-as-you-go through the Stripe adapter', () => {
   it('saves a card with a SetupIntent and bills each minute past 45 once, as an invoice item', async () => {
-    const m = await createMeeting(t, { hostId });
+    const m = await createMeeting(t, { hostId, coversGuests: false });
     const user = await signIn(t, { email: 'payg@example.com', firstName: 'Paz' });
     const joined = await t.app.inject({
       method: 'POST',

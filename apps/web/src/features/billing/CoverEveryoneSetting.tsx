@@ -8,8 +8,10 @@ import { ApiError } from '@/lib/api';
 import { freeTimeCoverKey, setFreeTimeCover, useFreeTimeCover } from './api';
 
 /**
- * The meeting's Pro host covers everyone's time (default off): nobody in this meeting has the
- * free tier's 45-minute limit while it is on. The server keeps the choice and stops the clocks.
+ * The meeting's Pro host covers everyone's time (default on, issue 37 item 3: the host's licence
+ * covers the meeting): nobody in this meeting has the free tier's 45-minute limit while it is on.
+ * The server keeps the choice and stops the clocks; off, the host is told when a guest's free time
+ * is about to end and when it ran out.
  */
 export function CoverEveryoneSetting({ meetingId }: { meetingId: string }) {
   const cover = useFreeTimeCover(meetingId, true);
@@ -36,13 +38,13 @@ export function CoverEveryoneSetting({ meetingId }: { meetingId: string }) {
       <Label htmlFor="cover-everyone" className="grid gap-0.5">
         <span>Cover everyone&apos;s time</span>
         <span className="text-xs font-normal text-slate-500 dark:text-slate-400">
-          Participants without Pro get unlimited time in this meeting instead of{' '}
-          {FREE_TIER.freeMinutesPerMeeting} free minutes.
+          On: participants without Pro get unlimited time in this meeting, paid by your Pro. Off: they get{' '}
+          {FREE_TIER.freeMinutesPerMeeting} free minutes, and you are told before theirs runs out.
         </span>
       </Label>
       <Switch
         id="cover-everyone"
-        checked={cover.data?.coverEveryone ?? false}
+        checked={cover.data?.coverEveryone ?? true}
         disabled={busy || !cover.data}
         onCheckedChange={(v) => void change(v)}
       />

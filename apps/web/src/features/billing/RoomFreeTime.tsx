@@ -2,12 +2,15 @@ import { useUser } from '@/features/auth/api';
 import { FreeTimeOverlay } from './FreeTimeOverlay';
 import type { FreeTimeClient } from './free-time';
 
-/** The billing overlay of a joined room: its session's clock, join token and billing e-mail. */
+/**
+ * The billing overlay of a joined room: its session's clock and join token. The payment card's
+ * e-mail starts as the signed-in user's; a guest types one only there, when it is needed.
+ */
 export function RoomFreeTime({
   session,
   panelOpen,
 }: {
-  session: { freeTime: FreeTimeClient; meetingId: string; joinToken: string; billingEmail: string | null };
+  session: { freeTime: FreeTimeClient; meetingId: string; joinToken: string };
   panelOpen: boolean;
 }) {
   const { user } = useUser();
@@ -16,7 +19,7 @@ export function RoomFreeTime({
       clock={session.freeTime}
       meetingId={session.meetingId}
       joinToken={session.joinToken}
-      billingEmail={session.billingEmail ?? user?.email ?? ''}
+      billingEmail={user?.email ?? ''}
       panelOpen={panelOpen}
     />
   );

@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ComingSoonBadge, useIsAvailable } from '@/components/ui/coming-soon';
 import { Input, Label } from '@/components/ui/input';
 import { useLandingAuthEffects } from '@/features/auth/useLandingAuthEffects';
+import { FREE_AND_PRO_ID, FreeAndPro } from './FreeAndPro';
 import { HeroVideo } from './HeroVideo';
 import {
   AiMarketing,
@@ -28,10 +29,11 @@ export function LandingPage() {
   const actions = useMeetingActions();
   useLandingAuthEffects();
 
+  // Try Free shows what is free (and what Pro adds) above the name field, and focuses the field
+  // (spec §2), instead of leading to a button that a free account cannot use.
   const tryFree = () => {
-    const field = document.getElementById(NAME_FIELD_ID);
-    field?.scrollIntoView({ behavior: 'smooth', block: 'center' });
-    field?.focus({ preventScroll: true });
+    document.getElementById(FREE_AND_PRO_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    document.getElementById(NAME_FIELD_ID)?.focus({ preventScroll: true });
   };
 
   return (
@@ -112,6 +114,7 @@ export function LandingPage() {
         <h2 id="start-title" className="sr-only">
           Start or join a meeting
         </h2>
+        <FreeAndPro signedIn={actions.isSignedIn} />
         <Card className="mb-6">
           <CardContent className="p-6">
             <Label htmlFor={NAME_FIELD_ID}>Your name</Label>
@@ -151,7 +154,9 @@ export function LandingPage() {
             <CardHeader>
               <Video className="size-6 text-brand-600" />
               <CardTitle>Start Instant Meeting</CardTitle>
-              <CardDescription>Open a room now and invite people with a link.</CardDescription>
+              <CardDescription>
+                Open a room now and invite people with a link. Hosting is part of Pro.
+              </CardDescription>
             </CardHeader>
             <CardContent className="mt-auto">
               <Button className="w-full" onClick={actions.create} disabled={actions.isCreating}>

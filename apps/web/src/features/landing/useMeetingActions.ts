@@ -1,4 +1,4 @@
-import { NAME_LIMITS, PRO_PLAN, REDIRECT_DELAYS_MS } from '@parley/protocol/constants';
+import { NAME_LIMITS, REDIRECT_DELAYS_MS } from '@parley/protocol/constants';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from '@/components/ui/toast-store';
@@ -21,7 +21,7 @@ export function normalizeMeetingId(input: string): string {
 
 /**
  * The landing page's name, meeting id, create and join (spec §2, §5, §8): validation in the
- * spec's order with its toasts, the login and subscription redirects.
+ * spec's order with its toasts, the login redirect, and for a free account the way to Pro.
  */
 export function useMeetingActions() {
   const [name, setNameValue] = useState('');
@@ -102,12 +102,10 @@ export function useMeetingActions() {
         },
         onError: (err) => {
           if (err instanceof ApiError && err.status === 403) {
-            toast({
-              title: 'Subscription required',
-              description: `Please upgrade to the Pro plan ($${PRO_PLAN.priceLabel}/month) to create meetings`,
-              variant: 'destructive',
-            });
-            later(REDIRECT_DELAYS_MS.subscribe, () => navigate('/subscribe'));
+            // Hosting needs Pro (spec §1): not an error of the person's, so no red toast and no
+            // timed redirect (issue 37 item 4). The subscribe page says why they are there and
+            // what stays free.
+            navigate('/subscribe?reason=host');
             return;
           }
           if (err instanceof ApiError && err.status === 401) {

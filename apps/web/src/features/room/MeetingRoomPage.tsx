@@ -5,7 +5,7 @@ import { useUser } from '@/features/auth/api';
 import { useSubscriptionStatus } from '@/features/subscription/api';
 import { useStore } from '@/lib/use-store';
 import { BILLING_MESSAGES } from '@parley/protocol/texts';
-import { joinMeeting, registerParticipant } from './api';
+import { joinMeeting } from './api';
 import { PreJoinDialog } from './components/PreJoinDialog';
 import { RoomView } from './components/RoomView';
 import { EndScreen, JoiningScreen, PasswordScreen, WaitingScreen } from './components/StatusScreens';
@@ -18,9 +18,15 @@ function useIsPro(): boolean {
   return !!status.data?.isActive;
 }
 
-/** The signed-in user's e-mail ('' for a guest): the billing join form fills it in. */
-function useUserEmail(): string {
-  return useUser().user?.email ?? '';
+/**
+ * The name the pre-join dialog starts with: the link's `?name=`, else the signed-in user's account
+ * name (first and last, else the e-mail), else nothing for a guest to type.
+ */
+function useInitialName(queryName: string): string {
+  const { user } = useUser();
+  if (queryName) return queryName;
+  if (!user) return '';
+  return [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email;
 }
 
 /** /meeting/{meetingId}: one screen per phase of the RoomController, full screen. */
@@ -29,7 +35,7 @@ export function MeetingRoomPage() {
   const [query] = useSearchParams();
   const navigate = useNavigate();
   const isPro = useIsPro();
-  const userEmail = useUserEmail();
+  const initialName = useInitialName((query.get('name') ?? '').trim());
   const [controller] = useState(
     () =>
       new RoomController({
@@ -37,7 +43,6 @@ export function MeetingRoomPage() {
         queryName: (query.get('name') ?? '').trim(),
         wantsHost: query.get('host') === 'true',
         join: joinMeeting,
-        register: registerParticipant,
         notify: (n) => toast(n),
       }),
   );
@@ -76,9 +81,7 @@ export function MeetingRoomPage() {
           <PreJoinDialog
             meetingId={meetingId}
             media={state.media}
-            initialName={(query.get('name') ?? '').trim()}
-            askEmail={!isPro && query.get('host') !== 'true'}
-            initialEmail={userEmail}
+            initialName={initialName}
             onJoin={(choice) => controller.join(choice)}
             onCancel={() => navigate('/')}
           />

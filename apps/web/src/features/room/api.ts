@@ -1,9 +1,4 @@
-import type {
-  JoinRequest,
-  JoinResponse,
-  ParticipantRegistration,
-  ParticipantRegistrationResponse,
-} from '@parley/protocol/ws';
+import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api';
 
@@ -67,16 +62,15 @@ export const resumeTokenStore = {
  */
 export const joinChoiceStore = {
   key: (meetingId: string) => `meeting-join-${meetingId}`,
-  load(meetingId: string): { name: string; audio: boolean; video: boolean; email?: string } | null {
+  load(meetingId: string): { name: string; audio: boolean; video: boolean } | null {
     try {
       const v = JSON.parse(sessionStorage.getItem(this.key(meetingId)) ?? 'null') as unknown;
       if (v && typeof v === 'object' && 'name' in v && typeof v.name === 'string') {
-        const o = v as { name: string; audio?: unknown; video?: unknown; email?: unknown };
+        const o = v as { name: string; audio?: unknown; video?: unknown };
         return {
           name: o.name,
           audio: o.audio === true,
           video: o.video !== false,
-          ...(typeof o.email === 'string' ? { email: o.email } : {}),
         };
       }
     } catch {
@@ -84,7 +78,7 @@ export const joinChoiceStore = {
     }
     return null;
   },
-  save(meetingId: string, choice: { name: string; audio: boolean; video: boolean; email?: string }): void {
+  save(meetingId: string, choice: { name: string; audio: boolean; video: boolean }): void {
     try {
       sessionStorage.setItem(this.key(meetingId), JSON.stringify(choice));
     } catch {
@@ -101,8 +95,8 @@ export const joinChoiceStore = {
 };
 
 /**
- * This browser's own random id (local storage): a guest who gave no e-mail keeps its free-time
- * clock by it across reloads and rejoins. Undefined when storage is disabled.
+ * This browser's own random id (local storage): a guest whose browser refuses cookies keeps its
+ * free-time clock by it across reloads and rejoins. Undefined when storage is disabled.
  */
 export function browserId(storage: Storage | undefined = globalThis.localStorage): string | undefined {
   try {
@@ -115,18 +109,6 @@ export function browserId(storage: Storage | undefined = globalThis.localStorage
   } catch {
     return undefined;
   }
-}
-
-/** The billing join form's registration (spec §7): name and e-mail, answered like a join. */
-export function registerParticipant(
-  meetingId: string,
-  body: ParticipantRegistration,
-): Promise<ParticipantRegistrationResponse> {
-  return apiRequest<ParticipantRegistrationResponse>(
-    'POST',
-    `/api/meetings/${encodeURIComponent(meetingId)}/participants`,
-    body,
-  );
 }
 
 export function joinMeeting(meetingId: string, body: JoinRequest): Promise<JoinResponse> {

@@ -1,5 +1,5 @@
 import { JOINED_TOAST_MS, MEETING_ID_PATTERN, TEST_ROOM_ID } from '@parley/protocol/constants';
-import type { JoinRequest, JoinResponse, ParticipantRegistration } from '@parley/protocol/ws';
+import type { JoinRequest, JoinResponse } from '@parley/protocol/ws';
 import { ApiError } from '@/lib/api';
 import { Store } from '@/lib/store';
 import { browserId, classifyJoinError, joinChoiceStore, meetingSessionId, resumeTokenStore } from './api';
@@ -26,12 +26,12 @@ export interface RoomControllerOptions {
   queryName: string;
   /** `host=true` in the link (the server decides whether this person really is the host). */
   wantsHost: boolean;
-  join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
   /**
-   * The billing join form's registration (POST /participants, name + e-mail); a join with an
-   * e-mail that is not a host's goes through it. Without it every join uses `join`.
+   * The REST join (POST /join): the one door for everyone, a name and the media choice. No
+   * e-mail is asked up front (issue 37 item 2): the payment setup card asks for one when the
+   * free time needs it.
    */
-  register?: (meetingId: string, body: ParticipantRegistration) => Promise<JoinResponse>;
+  join: (meetingId: string, body: JoinRequest) => Promise<JoinResponse>;
   notify: (n: Notice) => void;
   /** The room socket (tests pass a fake). */
   createSocket?: (url: string) => WebSocketLike;
@@ -134,21 +134,7 @@ export class RoomController {
       ...(resumeToken ? { resumeToken } : {}),
     };
     const current = () => attempt === this.attempt && this.state.phase === 'joining';
-    const { register } = this.opts;
-    const call =
-      choice.email && register && !this.opts.wantsHost
-        ? register(this.opts.meetingId, {
-            name: body.name,
-            email: choice.email,
-            sessionId: body.sessionId,
-            isMuted: body.isMuted,
-            isVideoOn: body.isVideoOn,
-            ...(password ? { password } : {}),
-            ...(resumeToken ? { resumeToken } : {}),
-            ...(body.browserId ? { browserId: body.browserId } : {}),
-          })
-        : this.opts.join(this.opts.meetingId, body);
-    call.then(
+    this.opts.join(this.opts.meetingId, body).then(
       (res) => {
         if (current()) this.enterRoom(res, choice, media);
       },
@@ -188,7 +174,6 @@ export class RoomController {
         host: res.isHost,
       }),
       media,
-      billingEmail: choice.email ?? null,
       notify: this.opts.notify,
       createSocket: this.opts.createSocket,
       createPeerConnection: (config, use) => this.reserve?.take(config, use) ?? new RTCPeerConnection(config),
@@ -205,7 +190,6 @@ export class RoomController {
             name: choice.name,
             audio: !m.isMuted,
             video: m.isVideoOn,
-            ...(choice.email ? { email: choice.email } : {}),
           });
       }),
     ];

@@ -96,6 +96,45 @@ describe('RoomSession', () => {
     );
   });
 
+  it("tells a host, and only a host, when a guest's free time is about to end and when it ran out", async () => {
+    const ending = {
+      type: 'guest_free_time',
+      participantId: 'p2',
+      name: 'Ann',
+      stage: 'ending',
+      remainingMs: 300_000,
+      minutesLeft: 5,
+      graceMs: 30_000,
+    } as const;
+    notify.mockClear();
+    socket().receive(ending);
+    expect(notify).not.toHaveBeenCalled();
+
+    const hostSockets: FakeSocket[] = [];
+    const hostNotify = vi.fn<(n: Notice) => void>();
+    const host = await openSession(hostSockets, { notify: hostNotify });
+    hostSockets
+      .at(-1)!
+      .receive(joinedMessage(participant('p1', 'Hana', { isHost: true }), { others: [ann] }));
+    hostNotify.mockClear();
+    hostSockets.at(-1)!.receive(ending);
+    expect(hostNotify).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        title: "Ann's free time ends in 5 minutes",
+        description: expect.stringContaining('Cover everyone'),
+      }),
+    );
+    hostSockets.at(-1)!.receive({ ...ending, stage: 'ended', remainingMs: 0, minutesLeft: 0 });
+    expect(hostNotify).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        title: "Ann's free time has run out",
+        description: 'They leave the meeting in 30 seconds unless they add a card.',
+        variant: 'destructive',
+      }),
+    );
+    host.session.dispose();
+  });
+
   it('keeps the waiting list and admits or denies by id', () => {
     socket().receive({ type: 'waiting_room', waiting: [{ id: 'w1', name: 'Wendy' }] });
     expect(session.getSnapshot().waitingList).toEqual([{ id: 'w1', name: 'Wendy' }]);

@@ -1,6 +1,6 @@
 import { EXISTING_CONNECTIONS_DELAY_MS } from '@parley/protocol/constants';
 import type { ChatMessage, RecordingState } from '@parley/protocol';
-import { RECORDING_TEXTS } from '@parley/protocol/texts';
+import { BILLING_MESSAGES, RECORDING_TEXTS } from '@parley/protocol/texts';
 import type { RoomParticipant, ServerMessageOf } from '@parley/protocol/ws';
 import { TEST_ROOM_ID } from '@parley/protocol/constants';
 import { Store } from '@/lib/store';
@@ -62,8 +62,6 @@ export interface RoomSessionOptions {
   joinToken: string;
   socketUrl: string;
   media: LocalMedia;
-  /** The billing join form's e-mail, if one was given (the payment card starts with it). */
-  billingEmail?: string | null;
   notify: (n: Notice) => void;
   createSocket?: (url: string) => WebSocketLike;
   /** Where peer connections come from (the room page's PeerConnectionReserve). */
@@ -83,7 +81,6 @@ export class RoomSession {
   readonly speaking: SpeakingMeter | null;
   /** This participant's free-time clock, as the server reports it (`free_time`). */
   readonly freeTime: FreeTimeClient;
-  readonly billingEmail: string | null;
   readonly media: LocalMedia;
   readonly joinToken: string;
   readonly meetingId: string;
@@ -112,7 +109,6 @@ export class RoomSession {
       opts.meetingId === TEST_ROOM_ID
         ? null
         : new SpeakingMeter({ signal: this.signal, media: this.media, log: opts.log });
-    this.billingEmail = opts.billingEmail ?? null;
     this.store = new Store<RoomSnapshot>({
       signal: this.signal.getSnapshot(),
       self: null,
@@ -166,6 +162,7 @@ export class RoomSession {
       s.on('mute_participant', (m) => this.onMuteParticipant(m)),
       s.on('waiting_room', (m) => this.set({ waitingList: m.waiting })),
       s.on('removed_list', (m) => this.set({ removedList: m.removed })),
+      s.on('guest_free_time', (m) => this.onGuestFreeTime(m)),
       s.on('error', (m) => {
         if (!m.requestId) this.opts.log?.(`server error ${m.code}: ${m.message}`);
       }),
@@ -279,6 +276,28 @@ export class RoomSession {
       });
     } else if (recording.active && recording.limitNotice && recording.limitNotice !== before.limitNotice) {
       this.opts.notify({ title: RECORDING_TEXTS.indicator, description: recording.limitNotice });
+    }
+  }
+
+  /**
+   * The host hears when a guest's counted free time is about to end and when it ran out (the
+   * meeting does not cover it: the host turned the cover off, or their Pro lapsed).
+   */
+  private onGuestFreeTime(m: ServerMessageOf<'guest_free_time'>): void {
+    if (!this.snapshot.self?.isHost) return;
+    if (m.stage === 'ending') {
+      this.opts.notify({
+        title: BILLING_MESSAGES.guestEndingTitle(m.name, m.minutesLeft),
+        description: BILLING_MESSAGES.guestCoverHint,
+        duration: 10_000,
+      });
+    } else {
+      this.opts.notify({
+        title: BILLING_MESSAGES.guestEndedTitle(m.name),
+        description: BILLING_MESSAGES.guestEndedBody(Math.round(m.graceMs / 1000)),
+        variant: 'destructive',
+        duration: 10_000,
+      });
     }
   }
 

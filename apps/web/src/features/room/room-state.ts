@@ -58,11 +58,6 @@ export interface JoinChoice {
   name: string;
   audio: boolean;
   video: boolean;
-  /**
-   * The e-mail of the billing join form (spec §2 generation (a), §5): a participant without Pro
-   * registers with it (POST /participants), and its free-time clock is kept by it.
-   */
-  email?: string;
 }
 
 /** Returns the error text for a display name, or null when it is valid (spec §5). */

@@ -1,5 +1,6 @@
-import { AI_FEATURES, PRO_PLAN } from '@parley/protocol/constants';
-import { ArrowLeft, LogIn } from 'lucide-react';
+import { AI_FEATURES, FREE_TIER, PRO_PLAN } from '@parley/protocol/constants';
+import { ArrowLeft, Info, LogIn } from 'lucide-react';
+import { useSearchParams } from 'react-router';
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -26,6 +27,8 @@ export function SubscribePage() {
   const [email, setEmail] = useState<string | null>(null);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const shownEmail = email ?? user?.email ?? '';
+  const [query] = useSearchParams();
+  const toHost = query.get('reason') === 'host';
 
   if (userLoading || (user && statusLoading)) {
     return (
@@ -52,6 +55,7 @@ export function SubscribePage() {
           : 'Start and schedule meetings with no time limits. AI transcription, translation and summaries are coming to every meeting.'
       }
     >
+      {toHost ? <HostingNeedsPro /> : null}
       <div className="grid gap-6 lg:grid-cols-2 lg:items-start">
         <div className={clientSecret ? 'order-last lg:order-none' : undefined}>
           <PlanCard />
@@ -68,6 +72,31 @@ export function SubscribePage() {
         )}
       </div>
     </Page>
+  );
+}
+
+/**
+ * Why someone sent here from Start Instant Meeting (or the landing's Pro card) is here (issue 37
+ * item 4): hosting is part of Pro, and what stays free, said plainly instead of an error toast.
+ */
+function HostingNeedsPro() {
+  return (
+    <div
+      role="note"
+      data-testid="hosting-needs-pro"
+      className="mb-6 flex items-start gap-3 rounded-xl border border-brand-200 bg-brand-50 p-4 text-sm text-slate-800 dark:border-brand-900 dark:bg-brand-950 dark:text-slate-100"
+    >
+      <Info aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-brand-600" />
+      <div className="grid gap-1">
+        <p className="font-semibold">Starting and scheduling meetings is part of Pro.</p>
+        <p>
+          Joining stays free: anyone can join a meeting from its link with just a name, for{' '}
+          {FREE_TIER.freeMinutesPerMeeting} minutes per meeting (no limit when a Pro host covers it). With Pro
+          you host your own meetings for ${PRO_PLAN.priceLabel}/{PRO_PLAN.interval}, with no time limit for
+          you or your guests.
+        </p>
+      </div>
+    </div>
   );
 }
 

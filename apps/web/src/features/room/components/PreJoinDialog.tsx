@@ -1,4 +1,4 @@
-import { FREE_TIER, NAME_LIMITS } from '@parley/protocol/constants';
+import { NAME_LIMITS } from '@parley/protocol/constants';
 import { Mic, MicOff, Video, VideoOff } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
@@ -10,40 +10,34 @@ import type { LocalMedia } from '../media/local-media';
 import { validateRoomName, type JoinChoice } from '../room-state';
 import { MediaAlerts } from './MediaAlerts';
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
- * The pre-join dialog: display name, camera and microphone toggles, a live preview; for a
- * participant without Pro also the e-mail for billing (spec §2 generation (a), §5), by which the
- * server keeps its free-time clock.
+ * The pre-join dialog, the one door for everyone: a display name, camera and microphone toggles,
+ * a live preview. No e-mail: a participant without Pro is asked one only when their free time is
+ * about to end and nobody covers it (the payment setup card), never up front (issue 37 item 2;
+ * the clock and the card belong to the browser or the account, not to a typed e-mail). A
+ * signed-in user's account name is filled in, even when it arrives after the dialog opened.
  */
 export function PreJoinDialog({
   meetingId,
   media,
   initialName,
-  askEmail = false,
-  initialEmail = '',
   onJoin,
   onCancel,
 }: {
   meetingId: string;
   media: LocalMedia;
   initialName: string;
-  askEmail?: boolean;
-  initialEmail?: string;
   onJoin: (r: JoinChoice) => void;
   onCancel: () => void;
 }) {
   const snap = useLocalMedia(media);
   const [name, setName] = useState(initialName);
   const [error, setError] = useState<string | null>(null);
-  const [email, setEmail] = useState(initialEmail);
-  const [emailError, setEmailError] = useState<string | null>(null);
-  const [prevInitialEmail, setPrevInitialEmail] = useState(initialEmail);
-  if (initialEmail !== prevInitialEmail) {
-    // The signed-in user's e-mail arrived after the dialog opened: fill it in unless typed over.
-    setPrevInitialEmail(initialEmail);
-    if (!email) setEmail(initialEmail);
+  const [prevInitialName, setPrevInitialName] = useState(initialName);
+  if (initialName !== prevInitialName) {
+    // The signed-in user's name arrived after the dialog opened: fill it in unless typed over.
+    setPrevInitialName(initialName);
+    if (!name.trim()) setName(initialName);
   }
   const videoRef = useRef<HTMLVideoElement>(null);
   useAttachStream(videoRef, media.stream, snap.trackVersion);
@@ -52,22 +46,8 @@ export function PreJoinDialog({
     e.preventDefault();
     const problem = validateRoomName(name);
     setError(problem);
-    const address = email.trim().toLowerCase();
-    const emailProblem = !askEmail
-      ? null
-      : !address
-        ? 'Email is required for billing'
-        : EMAIL.test(address)
-          ? null
-          : 'Please enter a valid email address';
-    setEmailError(emailProblem);
-    if (problem || emailProblem) return;
-    onJoin({
-      name: name.trim(),
-      audio: !snap.isMuted,
-      video: snap.isVideoOn,
-      ...(askEmail ? { email: address } : {}),
-    });
+    if (problem) return;
+    onJoin({ name: name.trim(), audio: !snap.isMuted, video: snap.isVideoOn });
   };
 
   const previewText =
@@ -130,34 +110,6 @@ export function PreJoinDialog({
             </p>
           ) : null}
         </div>
-        {askEmail ? (
-          <div className="grid gap-1.5">
-            <Label htmlFor="prejoin-email">Email for billing</Label>
-            <Input
-              id="prejoin-email"
-              type="email"
-              autoComplete="email"
-              value={email}
-              maxLength={254}
-              onChange={(e) => {
-                setEmail(e.target.value);
-                if (emailError) setEmailError(null);
-              }}
-              placeholder="you@example.com"
-              aria-invalid={!!emailError}
-              aria-describedby="prejoin-email-note"
-            />
-            {emailError ? (
-              <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-                {emailError}
-              </p>
-            ) : null}
-            <p id="prejoin-email-note" className="text-xs text-slate-500 dark:text-slate-400">
-              Free: {FREE_TIER.freeMinutesPerMeeting} minutes per meeting, then{' '}
-              {FREE_TIER.overageCentsPerMinute} cents per minute with a saved card, or Pro for unlimited time.
-            </p>
-          </div>
-        ) : null}
         <div className="flex gap-2">
           <Button
             variant={snap.isMuted ? 'destructive' : 'secondary'}

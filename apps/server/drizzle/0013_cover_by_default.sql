@@ -1,0 +1,1 @@
+ALTER TABLE "meeting_billing" ALTER COLUMN "cover_everyone" SET DEFAULT true;
