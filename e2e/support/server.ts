@@ -80,7 +80,7 @@ export async function startServer(env: Record<string, string | undefined> = {}):
   child.stderr?.on('data', (d: Buffer) => logs.push(d.toString()));
 
   // A machine shared with other work may need longer to start (E2E_SERVER_READY_MS).
-  const readyMs = Number(process.env.E2E_SERVER_READY_MS ?? 60_000);
+  const readyMs = Number(process.env.E2E_SERVER_READY_MS ?? 120_000);
   const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${logs.join('')}`);
