@@ -33,7 +33,7 @@ export const USER_PASSWORD_LOCK = { limit: 10, windowMs: 15 * 60_000 };
 /** Unknown meeting ids a client (a signed-in user, else an address) may try per minute. */
 export const UNKNOWN_MEETING_LOOKUPS = { limit: 20, windowMs: 60_000 };
 /**
- * Unknown meeting ids ALL guests together may try per minute on this instance: addresses can be
+ * Distinct unknown (well-formed) meeting ids ALL guests together may try per minute on this instance: addresses can be
  * named by the client (TRUST_PROXY=true) or owned by the thousand, and this budget does not care.
  * Past it, guests' lookups of known and unknown ids alike get 429 (no oracle); signed-in users
  * keep their own budget and are not held back. 200 a minute over 10^9 ids finds one of 10,000
@@ -132,6 +132,8 @@ export function createJoinGate(
     UNKNOWN_MEETING_LOOKUPS_BY_GUESTS.limit,
     UNKNOWN_MEETING_LOOKUPS_BY_GUESTS.windowMs,
   );
+  /** The unknown ids guests tried in the window (each counts once against the guests' budget). */
+  const guestSeenUnknown = new Lockout(UNKNOWN_MEETING_LOOKUPS_BY_GUESTS.windowMs);
   /** Whose budget a request spends: a signed-in user's own, else its address's. */
   const clientOf = (caller: Caller): string =>
     caller.auth ? `user:${caller.auth.user.id}` : `ip:${caller.clientKey}`;
@@ -160,7 +162,12 @@ export function createJoinGate(
     const after = spent();
     if (!meeting) {
       unknownLookups.record(key);
-      if (guest) guestUnknownLookups.record('guests');
+      // All guests together: each well-formed id once a window. A malformed id finds nothing, and
+      // the same unknown id again reveals nothing new (a reload, a mistyped link clicked twice).
+      if (guest && /^\d{3}-\d{3}-\d{3}$/.test(publicId) && !guestSeenUnknown.remainingMs(publicId)) {
+        guestSeenUnknown.lock(publicId);
+        guestUnknownLookups.record('guests');
+      }
     }
     if (after > 0) throw refuse(after);
     if (!meeting) throw notFound(ROOM_MESSAGES.notFound);
