@@ -1,7 +1,7 @@
 import type { ServerFeatures } from '@parley/protocol';
 import { FEATURE_AVAILABILITY, type Feature } from '@parley/protocol/constants';
-import { useQuery } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { QueryClient, QueryClientContext, useQuery } from '@tanstack/react-query';
+import { useCallback, useContext } from 'react';
 import { apiRequest } from '@/lib/api';
 import { cn } from '@/lib/cn';
 
@@ -14,13 +14,20 @@ export const SERVER_FEATURES_KEY = ['/api/features'] as const;
 
 /** What the running server does (GET /api/features); undefined until it answered. */
 export function useServerFeatures(): ServerFeatures | undefined {
-  return useQuery({
-    queryKey: SERVER_FEATURES_KEY,
-    queryFn: () => apiRequest<ServerFeatures>('GET', '/api/features'),
-    staleTime: 60_000,
-    retry: 1,
-  }).data;
+  // A badge may render outside the app's QueryClientProvider (a component on its own in a test,
+  // a portal): it then asks through a client of its own.
+  const client = useContext(QueryClientContext) ?? fallbackClient;
+  return useQuery(
+    {
+      queryKey: SERVER_FEATURES_KEY,
+      queryFn: () => apiRequest<ServerFeatures>('GET', '/api/features'),
+      staleTime: 60_000,
+      retry: 1,
+    },
+    client,
+  ).data;
 }
+const fallbackClient = new QueryClient();
 
 /**
  * `isAvailable` for pages: a feature works when the build has it AND this server runs what it
