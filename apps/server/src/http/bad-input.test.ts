@@ -104,7 +104,11 @@ const ROUTES: Record<string, RouteRule> = {
   // Recordings: the signed-in host's own.
   'GET /api/recordings': { access: 'user' },
   'GET /api/recordings/:id/download': { access: 'user' },
+  'GET /api/recordings/:id/play': { access: 'user' },
+  'DELETE /api/recordings/:id': { access: 'user' },
   'GET /api/ai/capabilities': { access: 'public' },
+  // What this server does (issue 37 item 10).
+  'GET /api/features': { access: 'public' },
   // The free tier's card and billing (spec §7): the caller's own card (a session, or the guest's
   // browser secret); a setup intent and starting billing need the caller's join token of the
   // meeting (the billing session).

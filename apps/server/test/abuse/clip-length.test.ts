@@ -68,10 +68,12 @@ beforeAll(async () => {
   }
 }, 120_000);
 
+// Closing waits for the decoders' worker threads to stop; beside another heavy file in CI that
+// took over 30 s once (2026-12-07), alone about a second.
 afterAll(async () => {
   await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
-}, 30_000);
+}, 90_000);
 
 function post(user: { cookie: string }, audio: Buffer, name: string, signal?: AbortSignal) {
   const form = new FormData();
