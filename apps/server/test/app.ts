@@ -91,3 +91,16 @@ export async function makePro(t: TestContext, userId: string): Promise<void> {
     currency: 'usd',
   });
 }
+
+/** A signed-in user with an active Pro subscription (a host who may host, record, cover guests). */
+export async function signInAsPro(t: TestContext, email: string, firstName = 'Hana') {
+  const user = await signIn(t, { email, firstName });
+  await makePro(t, user.userId);
+  return user;
+}
+
+/** One cookie (`name=value`) of a response's Set-Cookie header, or null. */
+export const cookieOf = (setCookie: string | string[] | undefined, name: string): string | null => {
+  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
+  return all.find((c) => c.startsWith(`${name}=`))?.split(';')[0] ?? null;
+};

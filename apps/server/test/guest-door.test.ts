@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BILLING_COOKIE } from '../src/modules/billing/browser-secret.js';
-import { createTestApp, makePro, signIn, type TestContext } from './app.js';
+import { cookieOf, createTestApp, makePro, signIn, type TestContext } from './app.js';
 import { createMeeting } from './meetings.js';
 import { connect, listen, type TestSocket } from './ws-client.js';
 
@@ -29,11 +29,6 @@ afterAll(async () => {
   for (const s of sockets) s.close();
   await t?.close();
 });
-
-const cookieOf = (setCookie: string | string[] | undefined, name: string): string | null => {
-  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-  return all.find((c) => c.startsWith(`${name}=`))?.split(';')[0] ?? null;
-};
 
 /** A meeting of the Pro host that does not cover its guests, so their clocks count. */
 async function uncoveredMeeting(): Promise<string> {

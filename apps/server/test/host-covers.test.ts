@@ -2,9 +2,9 @@ import { BILLING_MESSAGES, type ServerMessageOf } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '../src/db/schema/index.js';
-import { createTestApp, makePro, signIn, type TestContext } from './app.js';
+import { createTestApp, signIn, signInAsPro, type TestContext } from './app.js';
 import { createMeeting } from './meetings.js';
-import { enter, listen, type TestSocket } from './ws-client.js';
+import { enter, listen, nextFreeTimeMode, type TestSocket } from './ws-client.js';
 
 /**
  * Issue 37 item 3, against the running server: a Pro host's own meetings cover their guests by
@@ -29,19 +29,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function proHost(email: string) {
-  const host = await signIn(t, { email, firstName: 'Hana' });
-  await makePro(t, host.userId);
-  return host;
-}
-
-async function nextMode(socket: TestSocket, mode: string, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = (await socket.next('free_time', Math.max(1, deadline - Date.now()))).freeTime;
-    if (state.mode === mode) return state;
-  }
-}
+const proHost = (email: string) => signInAsPro(t, email);
 
 const coverOf = (meetingId: string, cookie: string) =>
   t.app.inject({ method: 'GET', url: `/api/meetings/${meetingId}/free-time-cover`, headers: { cookie } });
@@ -60,7 +48,7 @@ describe("a Pro host's meeting covers its guests by default", () => {
     expect((await coverOf(m.meetingId, host.cookie)).json()).toEqual({ coverEveryone: true });
     const guest = await enter(t, ws, m.meetingId, { name: 'Gina' });
     sockets.push(guest.socket);
-    expect(await nextMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
+    expect(await nextFreeTimeMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
     await new Promise((r) => setTimeout(r, 45 * MINUTE_MS + GRACE_MS + 300));
     expect(await guest.socket.none('free_time_ended', 10)).toEqual([]);
   }, 15_000);
@@ -84,12 +72,12 @@ describe("a Pro host's meeting covers its guests by default", () => {
     sockets.push(h.socket);
     const guest = await enter(t, ws, m.meetingId, { name: 'Gus' });
     sockets.push(guest.socket);
-    expect(await nextMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
+    expect(await nextFreeTimeMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
 
     const off = await setCover(m.meetingId, host.cookie, { coverEveryone: false });
     expect(off.json()).toEqual({ coverEveryone: false });
     expect((await coverOf(m.meetingId, host.cookie)).json()).toEqual({ coverEveryone: false });
-    const counted = await nextMode(guest.socket, 'free');
+    const counted = await nextFreeTimeMode(guest.socket, 'free');
     expect(counted.running).toBe(true);
 
     // 5 minutes before the end (40 elapsed), then at the end: the host hears each once.

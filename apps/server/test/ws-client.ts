@@ -169,3 +169,12 @@ export function connect(wsBase: string, meetingId: string, options: JoinOptions 
   });
   return TestSocket.open(`${wsBase}/ws?${query}`, options.cookie ? { cookie: options.cookie } : {});
 }
+
+/** The next `free_time` state of the socket in `mode` (earlier states are skipped). */
+export async function nextFreeTimeMode(socket: TestSocket, mode: string, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = (await socket.next('free_time', Math.max(1, deadline - Date.now()))).freeTime;
+    if (state.mode === mode) return state;
+  }
+}

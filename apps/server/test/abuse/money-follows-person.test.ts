@@ -9,7 +9,7 @@ import {
   SETUP_INTENTS_PER_ADDRESS,
   SETUP_INTENTS_PER_BROWSER,
 } from '../../src/modules/billing/service.js';
-import { createTestApp, makePro, signIn, type TestContext } from '../app.js';
+import { cookieOf, createTestApp, makePro, signIn, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
 import { connect, listen, type TestSocket } from '../ws-client.js';
 
@@ -49,11 +49,6 @@ afterAll(async () => {
   for (const s of sockets) s.close();
   await t?.close();
 });
-
-const cookieOf = (setCookie: string | string[] | undefined, name: string): string | null => {
-  const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-  return all.find((c) => c.startsWith(`${name}=`))?.split(';')[0] ?? null;
-};
 
 interface Guest {
   meetingId: string;

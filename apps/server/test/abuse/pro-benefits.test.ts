@@ -2,9 +2,9 @@ import { RECORDING_TEXTS } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subscriptions } from '../../src/db/schema/index.js';
-import { createTestApp, makePro, signIn, type TestContext } from '../app.js';
+import { createTestApp, makePro, signIn, signInAsPro, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
-import { enter, listen, type TestSocket } from '../ws-client.js';
+import { enter, listen, nextFreeTimeMode, type TestSocket } from '../ws-client.js';
 
 /**
  * Security review, issue 34 item 5: Pro benefits end with Pro, against the running server.
@@ -30,19 +30,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function proHost(email: string) {
-  const host = await signIn(t, { email, firstName: 'Hana' });
-  await makePro(t, host.userId);
-  return host;
-}
-
-async function nextMode(socket: TestSocket, mode: string, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const state = (await socket.next('free_time', Math.max(1, deadline - Date.now()))).freeTime;
-    if (state.mode === mode) return state;
-  }
-}
+const proHost = (email: string) => signInAsPro(t, email);
 
 describe('"cover everyone" after the host\'s Pro lapsed', () => {
   it('covers guests while the host has Pro, and counts their time from the minute it lapses', async () => {
@@ -59,7 +47,7 @@ describe('"cover everyone" after the host\'s Pro lapsed', () => {
     // Legitimate use: the Pro host's guest is covered, well past where free time would end.
     const guest = await enter(t, ws, m.meetingId, { name: 'Gina' });
     sockets.push(guest.socket);
-    expect(await nextMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
+    expect(await nextFreeTimeMode(guest.socket, 'unlimited')).toMatchObject({ reason: 'covered' });
     await new Promise((r) => setTimeout(r, 3 * MINUTE_MS));
     expect(await guest.socket.none('free_time_ended', 10)).toEqual([]);
 
@@ -68,7 +56,7 @@ describe('"cover everyone" after the host\'s Pro lapsed', () => {
       .update(subscriptions)
       .set({ status: 'canceled' })
       .where(eq(subscriptions.userId, host.userId));
-    const counted = await nextMode(guest.socket, 'free', 4 * MINUTE_MS);
+    const counted = await nextFreeTimeMode(guest.socket, 'free', 4 * MINUTE_MS);
     expect(counted.running).toBe(true);
     // A newcomer is counted from the start.
     const late = await enter(t, ws, m.meetingId, { name: 'Leo' });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   copyFileSync,
@@ -10,17 +9,22 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RECORDING_LIMIT_TEXTS, type RecordingState, type ServerMessage } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meetingAttendance, recordings, type MeetingRow } from '../../src/db/schema/index.js';
-import { readMjrHeader } from '../../src/modules/recordings/process.js';
 import { createRecordingsRepository } from '../../src/modules/recordings/repository.js';
 import { createRecordingsService, type RecordingMedia } from '../../src/modules/recordings/service.js';
 import type { RoomState } from '../../src/modules/rooms/state.js';
 import { createTestApp, signIn, type TestContext } from '../app.js';
 import { createMeeting } from '../meetings.js';
+import {
+  RECORDING_FIXTURES,
+  fixturesStartedAt,
+  recordingTools,
+  recordingToolsInstalled,
+  videoSizeOf,
+} from '../recording-fixtures.js';
 
 /**
  * Issue 34 item 9, "everything has an end", for recordings: one recording is at most
@@ -30,11 +34,9 @@ import { createMeeting } from '../meetings.js';
  * real Janus path is e2e/tests/recording.spec.ts); the database, the files and the tools are real.
  */
 
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/recording');
-const tools = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
-const toolsInstalled = ['janus-pp-rec', 'ffprobe'].every(
-  (bin) => !spawnSync(bin, [bin === 'ffprobe' ? '-version' : '--help'], { stdio: 'ignore' }).error,
-);
+const FIXTURES = RECORDING_FIXTURES;
+const tools = recordingTools;
+const toolsInstalled = recordingToolsInstalled;
 
 let t: TestContext;
 let host: { cookie: string; userId: string };
@@ -233,14 +235,7 @@ describe.skipIf(!toolsInstalled)('processing runs in bounded jobs', () => {
     const env = setUp(meeting, { maxMs: 3_600_000, hostQuotaBytes: 1024 ** 3, segmentMs: 3_000 });
     const { service, queued, rawDir } = env;
     // Two finished recordings of 8 s each, with the streams Janus wrote (the fixtures).
-    const first = await readMjrHeader(
-      tools,
-      path.join(
-        FIXTURES,
-        readdirSync(FIXTURES).find((f) => f.startsWith('rec-001-'))!,
-      ),
-    );
-    const startedAt = new Date(first.firstPacketUs / 1000 - 300);
+    const startedAt = await fixturesStartedAt();
     const ids: string[] = [];
     for (let k = 0; k < 2; k++) {
       const [row] = await t.db.db
@@ -279,22 +274,7 @@ describe.skipIf(!toolsInstalled)('processing runs in bounded jobs', () => {
       expect(row).toMatchObject({ status: 'ready', error: null });
       expect(Math.abs(row!.durationMs! - 8_000)).toBeLessThan(400);
       const file = path.join(env.dir, 'files', row!.filePath!);
-      const probe = spawnSync(
-        'ffprobe',
-        [
-          '-v',
-          'error',
-          '-select_streams',
-          'v',
-          '-show_entries',
-          'stream=width,height',
-          '-of',
-          'csv=p=0:s=x',
-          file,
-        ],
-        { encoding: 'utf8' },
-      );
-      expect(probe.stdout.trim()).toBe('1280x720');
+      expect(videoSizeOf(file)).toBe('1280x720');
       // The work folder and the raw streams are gone once the file is made.
       expect(existsSync(path.join(env.dir, 'files', meeting.id, `${id}.parts`))).toBe(false);
       expect(readdirSync(rawDir).filter((f) => f.startsWith(id))).toEqual([]);

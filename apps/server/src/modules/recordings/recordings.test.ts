@@ -2,13 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { RECORDING_TEXTS } from '@parley/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, makePro, signIn, type TestContext } from '../../../test/app.js';
 import { createMeeting } from '../../../test/meetings.js';
 import { enter, listen } from '../../../test/ws-client.js';
+import {
+  RECORDING_FIXTURES,
+  fixturesStartedAt,
+  recordingTools,
+  recordingToolsInstalled,
+  videoSizeOf,
+} from '../../../test/recording-fixtures.js';
 import { meetings, recordings } from '../../db/schema/index.js';
 import {
   NAME_FONT,
@@ -20,32 +26,10 @@ import {
   segmentsOf,
 } from './process.js';
 
-/** The video size ffprobe reads (`WxH`). */
-const sizeOf = (file: string) =>
-  spawnSync(
-    'ffprobe',
-    [
-      '-v',
-      'error',
-      '-select_streams',
-      'v',
-      '-show_entries',
-      'stream=width,height',
-      '-of',
-      'csv=p=0:s=x',
-      file,
-    ],
-    { encoding: 'utf8' },
-  ).stdout.trim();
-
-const FIXTURES = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../test/fixtures/recording',
-);
-const tools = { ppRec: 'janus-pp-rec', ffmpeg: 'ffmpeg', ffprobe: 'ffprobe' };
-const toolsInstalled = ['janus-pp-rec', 'ffprobe'].every(
-  (bin) => !spawnSync(bin, [bin === 'ffprobe' ? '-version' : '--help'], { stdio: 'ignore' }).error,
-);
+const FIXTURES = RECORDING_FIXTURES;
+const tools = recordingTools;
+const toolsInstalled = recordingToolsInstalled;
+const sizeOf = videoSizeOf;
 
 describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => {
   // test/fixtures/recording: .mjr files Janus 1.1.2 wrote in e2e/tests/recording.spec.ts (the
@@ -61,9 +45,7 @@ describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => 
   });
 
   it('makes one file of the recorded length, with one audio and one video stream', async () => {
-    const audio = readdirSync(FIXTURES).find((f) => f.startsWith('rec-001-'))!;
-    const first = await readMjrHeader(tools, path.join(FIXTURES, audio));
-    const startedAt = new Date(first.firstPacketUs / 1000 - 300);
+    const startedAt = await fixturesStartedAt();
     const endedAt = new Date(startedAt.getTime() + 8_000);
     const outFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'parley-rec-test-')), 'out.mp4');
     const result = await processRecording({
@@ -88,9 +70,7 @@ describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => 
   }, 60_000);
 
   it('makes the same file from bounded segments joined together, with names on the tiles', async () => {
-    const audio = readdirSync(FIXTURES).find((f) => f.startsWith('rec-001-'))!;
-    const first = await readMjrHeader(tools, path.join(FIXTURES, audio));
-    const startedAt = new Date(first.firstPacketUs / 1000 - 300);
+    const startedAt = await fixturesStartedAt();
     const endedAt = new Date(startedAt.getTime() + 8_000);
     const outFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'parley-rec-test-')), 'out.mp4');
     const video = readdirSync(FIXTURES).find((f) => f.endsWith('-video-1.mjr'))!;
