@@ -218,7 +218,9 @@ describe('the free tier in the meeting room (minutes as seconds)', () => {
     await hostPage.getByRole('button', { name: 'Settings' }).first().click();
     await hostPage.getByRole('tab', { name: 'Account' }).click();
     const cover = hostPage.getByRole('switch', { name: /Cover everyone/ });
-    await expect(cover.getAttribute('aria-checked')).resolves.toBe('false');
+    // The switch is disabled until the meeting's setting has loaded (it shows the default, on).
+    await expect.poll(() => cover.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await cover.getAttribute('aria-checked')).toBe('false');
     await cover.click();
     await expect.poll(() => cover.getAttribute('aria-checked'), { timeout: 5000 }).toBe('true');
     await screenshot(hostPage, 'free-tier-cover-everyone-desktop');

@@ -60,7 +60,9 @@ describe("a Pro host's meeting covers its guests", () => {
     await host.page.getByRole('button', { name: 'Settings' }).first().click();
     await host.page.getByRole('tab', { name: 'Account' }).click();
     const cover = host.page.getByRole('switch', { name: /Cover everyone/ });
-    await expect(cover.getAttribute('aria-checked')).resolves.toBe('true');
+    // Disabled, showing the default, until the meeting's own setting has loaded.
+    await expect.poll(() => cover.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await cover.getAttribute('aria-checked')).toBe('true');
     await screenshot(host.page, 'host-cover-settings-on-1440');
     await cover.click();
     await expect.poll(() => cover.getAttribute('aria-checked'), { timeout: 5000 }).toBe('false');
@@ -95,7 +97,8 @@ describe("a Pro host's meeting covers its guests", () => {
     await host.page.getByRole('button', { name: 'Settings' }).first().click();
     await host.page.getByRole('tab', { name: 'Account' }).click();
     const cover = host.page.getByRole('switch', { name: /Cover everyone/ });
-    await expect.poll(() => cover.getAttribute('aria-checked'), { timeout: 5000 }).toBe('true');
+    await expect.poll(() => cover.isEnabled(), { timeout: 10_000 }).toBe(true);
+    expect(await cover.getAttribute('aria-checked')).toBe('true');
     await screenshot(host.page, 'host-cover-settings-on-390');
     await cover.click();
     await expect.poll(() => cover.getAttribute('aria-checked'), { timeout: 5000 }).toBe('false');
