@@ -60,6 +60,40 @@ describe('meetings for a visitor', () => {
   });
 });
 
+describe('scheduling for a free account (issue 37 item 4)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => browser?.close());
+
+  it.each([
+    ['desktop', VIEWPORTS.desktop],
+    ['phone', VIEWPORTS.phone],
+  ] as const)(
+    'on a %s says Pro is needed before the form, and sending it leads to Pro without an error',
+    async (label, viewport) => {
+      const page = await (await newContext(browser, baseURL, viewport)).newPage();
+      const errors = watchErrors(page);
+      await signIn(page, { email: `free-${label}-${run}@example.com`, firstName: 'Fran', lastName: 'Free' });
+      const schedule = new SchedulePage(page);
+      await schedule.open();
+      const note = page.getByTestId('schedule-pro-needed');
+      await note.waitFor();
+      await expect(note.innerText()).resolves.toContain('Scheduling meetings is part of Pro');
+      await expect(note.innerText()).resolves.toContain("Joining anyone's meeting stays free");
+      expect(await horizontalOverflow(page)).toBe(0);
+      await screenshot(page, `schedule-free-account-${label}`);
+      await schedule.fill({ title: 'Planning', when: inDays(3, '10:00') });
+      await schedule.submit.click();
+      await page.waitForURL((u) => u.pathname === '/subscribe' && u.searchParams.get('reason') === 'host');
+      await page.getByTestId('hosting-needs-pro').waitFor();
+      expect(await page.getByTestId('toast').count()).toBe(0);
+      expect(errors.filter((e) => !e.includes('403'))).toEqual([]);
+    },
+  );
+});
+
 describe('meetings for a Pro user', () => {
   let browser: Browser;
   let context: BrowserContext;

@@ -2,9 +2,7 @@ import type { MeetingWithInvitees, RecurrencePattern, Timezone } from '@parley/p
 import {
   DURATION_OPTIONS_MINUTES,
   MAX_PARTICIPANTS,
-  PRO_PLAN,
   RECURRENCE_PATTERNS,
-  REDIRECT_DELAYS_MS,
   TIMEZONES,
 } from '@parley/protocol/constants';
 import {
@@ -14,14 +12,7 @@ import {
   utcToZonedLocal,
 } from '@parley/protocol/meetings';
 import { CalendarCheck } from 'lucide-react';
-import {
-  useEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type ReactNode,
-  type SelectHTMLAttributes,
-} from 'react';
+import { useState, type FormEvent, type ReactNode, type SelectHTMLAttributes } from 'react';
 import { useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -104,18 +95,11 @@ function SwitchRow({
   );
 }
 
-function failureToast(
-  err: unknown,
-  later: (ms: number, fn: () => void) => void,
-  navigate: (to: string) => void,
-) {
+function failureToast(err: unknown, navigate: (to: string) => void) {
   if (err instanceof ApiError && err.requiresSubscription) {
-    toast({
-      title: 'Subscription required',
-      description: `Please upgrade to the Pro plan ($${PRO_PLAN.priceLabel}/month) to create meetings`,
-      variant: 'destructive',
-    });
-    later(REDIRECT_DELAYS_MS.subscribe, () => navigate('/subscribe'));
+    // Hosting needs Pro (spec §1): not the person's mistake, so no red toast and no timed
+    // redirect (issue 37 item 4). The subscribe page says why they are there and what stays free.
+    navigate('/subscribe?reason=host');
     return;
   }
   toast({
@@ -141,14 +125,6 @@ export function ScheduleForm({
   const schedule = useScheduleMeeting();
   const update = useUpdateMeeting();
   const busy = schedule.isPending || update.isPending;
-  const timers = useRef<number[]>([]);
-  useEffect(() => {
-    const pending = timers.current;
-    return () => pending.forEach((t) => window.clearTimeout(t));
-  }, []);
-  const later = (ms: number, fn: () => void) => {
-    timers.current.push(window.setTimeout(fn, ms));
-  };
   const [minDate] = useState(() => `${utcToZonedLocal(new Date(), form.timezone).slice(0, 10)}T00:00`);
 
   const submit = (e: FormEvent) => {
@@ -180,7 +156,7 @@ export function ScheduleForm({
             });
             navigate('/meetings');
           },
-          onError: (err) => failureToast(err, later, navigate),
+          onError: (err) => failureToast(err, navigate),
         },
       );
       return;
@@ -211,7 +187,7 @@ export function ScheduleForm({
           }
           navigate('/meetings');
         },
-        onError: (err) => failureToast(err, later, navigate),
+        onError: (err) => failureToast(err, navigate),
       },
     );
   };

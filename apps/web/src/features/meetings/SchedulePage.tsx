@@ -1,4 +1,5 @@
-import { ArrowLeft } from 'lucide-react';
+import { PRO_PLAN } from '@parley/protocol/constants';
+import { ArrowLeft, Crown } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -6,6 +7,7 @@ import { Page } from '@/components/ui/page';
 import { Skeleton } from '@/components/ui/spinner';
 import { RequireSignIn } from '@/features/auth/RequireSignIn';
 import { useUser } from '@/features/auth/api';
+import { useSubscriptionStatus } from '@/features/subscription/api';
 import { ApiError } from '@/lib/api';
 import { useMeetingForEdit } from './api';
 import { ScheduleForm, formFromMeeting, newForm } from './ScheduleForm';
@@ -22,9 +24,38 @@ function FormSkeleton() {
   );
 }
 
+/**
+ * Scheduling is hosting, and hosting needs Pro (spec §1): a signed-in person without Pro is told
+ * so before they fill in the form (issue 37 item 4), with what stays free; the form stays, so they
+ * see what they would get, and sending it leads to the subscribe page rather than to an error.
+ */
+function ProNeeded() {
+  return (
+    <Card className="mb-6 border-brand-200 dark:border-brand-900" data-testid="schedule-pro-needed">
+      <CardContent className="flex flex-col gap-3 p-6 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex items-start gap-3">
+          <Crown aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-amber-500" />
+          <div className="grid gap-1 text-sm">
+            <p className="font-medium">Scheduling meetings is part of Pro</p>
+            <p className="text-slate-600 dark:text-slate-400">
+              Joining anyone&apos;s meeting stays free. Pro (${PRO_PLAN.priceLabel}/{PRO_PLAN.interval}) lets
+              you host, schedule with invitations, and covers your guests&apos; time.
+            </p>
+          </div>
+        </div>
+        <Button asChild variant="gradient" className="shrink-0">
+          <Link to="/subscribe?reason=host">Get Pro to host</Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
 /** Schedule a Meeting (`/schedule`), and its edit mode (`?edit={meetingId}`), spec §2. */
 export function SchedulePage() {
   const { user, isLoading } = useUser();
+  const status = useSubscriptionStatus(user?.email ?? null);
+  const withoutPro = status.data ? !status.data.isActive : false;
   const [params] = useSearchParams();
   const editId = params.get('edit');
   const meeting = useMeetingForEdit(user && editId ? editId : null);
@@ -93,6 +124,7 @@ export function SchedulePage() {
       description="Pick a time, set the options, and we e-mail your invitees a calendar invitation."
       actions={back}
     >
+      {withoutPro ? <ProNeeded /> : null}
       <ScheduleForm initial={newForm(user.email)} />
     </Page>
   );
