@@ -74,6 +74,12 @@ describe('consent to transcription', () => {
     expect(await consent.notice.textContent()).toContain('Hana turned on live transcription');
     await screenshot(guestPage, 'transcription-consent-notice-desktop');
     await guestPage.setViewportSize(VIEWPORTS.phone);
+    // Hana's captions come while the notice waits: on a phone they sit above it, never over it.
+    await guestPage.getByTestId('captions-overlay').waitFor({ timeout: 60_000 });
+    const captionsBox = await guestPage.getByTestId('captions-overlay').boundingBox();
+    const noticeBox = await consent.notice.boundingBox();
+    expect(captionsBox && noticeBox).toBeTruthy();
+    expect(captionsBox!.y + captionsBox!.height).toBeLessThanOrEqual(noticeBox!.y + 1);
     await screenshot(guestPage, 'transcription-consent-notice-phone');
     await guestPage.setViewportSize(VIEWPORTS.desktop);
     // Unanswered, for a while with Gus unmuted and speaking: not one frame went out.

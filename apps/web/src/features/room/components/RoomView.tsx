@@ -100,25 +100,29 @@ export function RoomView() {
         <SidePanel />
       </div>
       {/* The transcription notice, knocks and camera/microphone alerts float just above the
-          controls, whatever panel is open (the People panel lists the knocks itself). */}
+          controls, whatever panel is open (the People panel lists the knocks itself). Captions
+          sit beside them from 640 px up, and above them on a phone, so a caption never covers
+          the notice's buttons. */}
       <div className="relative z-40 h-0">
-        <div className="pointer-events-none absolute inset-x-2 bottom-2 grid gap-2 sm:right-auto sm:w-96">
-          <TranscriptionNotice />
-          {isHost && panel !== 'participants' ? (
-            <KnockNotice
-              waiting={room.waitingList}
-              onAdmit={(id) => void session.admit(id)}
-              onDeny={(id) => void session.deny(id)}
-              onShowAll={() => changePanel('participants')}
-            />
-          ) : null}
-          <MediaAlerts media={session.media} />
-        </div>
-        {panel !== 'tools' ? (
-          <div className="absolute inset-x-2 bottom-2 sm:left-auto sm:right-2 sm:w-[min(48rem,calc(100%-26rem))]">
-            <CaptionsOverlay />
+        <div className="pointer-events-none absolute inset-x-2 bottom-2 flex flex-col gap-2 sm:flex-row sm:items-end">
+          <div className="order-2 grid gap-2 sm:order-1 sm:w-96 sm:shrink-0">
+            <TranscriptionNotice />
+            {isHost && panel !== 'participants' ? (
+              <KnockNotice
+                waiting={room.waitingList}
+                onAdmit={(id) => void session.admit(id)}
+                onDeny={(id) => void session.deny(id)}
+                onShowAll={() => changePanel('participants')}
+              />
+            ) : null}
+            <MediaAlerts media={session.media} />
           </div>
-        ) : null}
+          {panel !== 'tools' ? (
+            <div className="order-1 min-w-0 sm:order-2 sm:ml-auto sm:w-[min(48rem,calc(100%-26rem))]">
+              <CaptionsOverlay />
+            </div>
+          ) : null}
+        </div>
       </div>
       <ControlBar />
       <RoomDialogs />
