@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MeetingTools } from '../pages/MeetingTools.js';
 import { createMeeting, signInAsProHost } from '../pages/RoomHost.js';
@@ -92,10 +92,13 @@ describe('captions as they are spoken', () => {
       .evaluateAll((els) => els.map((el) => Date.parse(el.getAttribute('datetime') ?? '')));
     expect(times).toEqual([...times].sort((a, b) => a - b));
     await tools.interim.first().waitFor({ timeout: 30_000 });
+    // The words being spoken are in sight at the panel's bottom, not below its fold.
+    await expect.poll(() => inViewport(wide, tools.interim.first()), { timeout: 5000 }).toBe(true);
     await screenshot(wide, 'captions-transcript-panel-1440');
     const phoneTools = new MeetingTools(phone);
     await phoneTools.open();
     await phoneTools.interim.first().waitFor({ timeout: 30_000 });
+    await expect.poll(() => inViewport(phone, phoneTools.interim.first()), { timeout: 5000 }).toBe(true);
     await screenshot(phone, 'captions-transcript-panel-390');
 
     // Nothing interim is saved: the saved transcript is the final lines only.
@@ -110,3 +113,18 @@ describe('captions as they are spoken', () => {
     for (const [who, list] of Object.entries(errors)) expect(list, `page errors of ${who}`).toEqual([]);
   }, 180_000);
 });
+
+/** Whether the element is wholly inside the viewport and not clipped by a scrolling parent. */
+async function inViewport(page: Page, el: Locator): Promise<boolean> {
+  return el.evaluate((node) => {
+    const r = node.getBoundingClientRect();
+    if (r.height === 0 || r.top < 0 || r.bottom > window.innerHeight) return false;
+    for (let p = node.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (!/auto|scroll|hidden/.test(s.overflowY)) continue;
+      const b = p.getBoundingClientRect();
+      if (r.top < b.top - 1 || r.bottom > b.bottom + 1) return false;
+    }
+    return true;
+  });
+}

@@ -115,12 +115,17 @@ function TranslationSection() {
 export function ToolsPanel() {
   const { lines, interim, transcription } = useCaptions();
   return (
-    <div className="h-full space-y-3 overflow-y-auto p-3 text-sm text-slate-300">
-      <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
-      <SummaryCard />
-      <TranslationSection />
-      <TranscriptionSection />
-      <section aria-labelledby="transcripts-title" className="space-y-2">
+    // A column whose last part, the transcripts, takes the height left (at least 12rem) and
+    // scrolls itself, so the newest words stay in sight at the panel's bottom; when the parts
+    // above are taller than the panel (a long summary), the panel scrolls as a whole.
+    <div className="flex h-full flex-col gap-3 overflow-y-auto p-3 text-sm text-slate-300">
+      <div className="shrink-0 space-y-3">
+        <h3 className="text-base font-semibold text-slate-100">Meeting Tools</h3>
+        <SummaryCard />
+        <TranslationSection />
+        <TranscriptionSection />
+      </div>
+      <section aria-labelledby="transcripts-title" className="flex min-h-48 flex-1 flex-col gap-2">
         <h4 id="transcripts-title" className="font-semibold text-slate-100">
           Live Transcripts
         </h4>

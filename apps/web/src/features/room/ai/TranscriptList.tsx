@@ -50,7 +50,7 @@ export function TranscriptList({
         atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
       }}
       data-testid="transcript-scroll"
-      className="max-h-[min(28rem,60vh)] overflow-y-auto pr-1"
+      className="min-h-0 flex-1 overflow-y-auto pr-1"
     >
       <ol aria-label="Live transcripts" aria-live="polite" className="space-y-2">
         {lines.map((l) =>
