@@ -58,6 +58,13 @@ describe('"cover everyone" after the host\'s Pro lapsed', () => {
       .where(eq(subscriptions.userId, host.userId));
     const counted = await nextFreeTimeMode(guest.socket, 'free', 4 * MINUTE_MS);
     expect(counted.running).toBe(true);
+    // The host's Settings say what is in force: off, not the stored "on" that no longer covers.
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/api/meetings/${m.meetingId}/free-time-cover`,
+      headers: { cookie: host.cookie },
+    });
+    expect(read.json()).toEqual({ coverEveryone: false });
     // A newcomer is counted from the start.
     const late = await enter(t, ws, m.meetingId, { name: 'Leo' });
     sockets.push(late.socket);

@@ -196,7 +196,11 @@ export function createBillingService(deps: {
       await repo.markReported(entry.ledgerId, item.id);
     },
 
-    /** The meeting's owner reads or sets "cover everyone" (a Pro host; 404 for anyone else). */
+    /**
+     * The meeting's owner reads or sets "cover everyone" (a Pro host; 404 for anyone else). What
+     * is read is what is in force: switched on and the host has Pro now (free-time.ts checks the
+     * same each minute), so a lapsed host's Settings do not show a cover that no longer covers.
+     */
     async cover(
       user: UserRow,
       publicId: string,
@@ -204,7 +208,8 @@ export function createBillingService(deps: {
     ): Promise<{ coverEveryone: boolean }> {
       const meeting = MEETING_ID_PATTERN.test(publicId) ? await repo.findMeeting(publicId) : null;
       if (!meeting || meeting.hostId !== user.id) throw notFound(BILLING_ERRORS.notOwner);
-      if (coverEveryone === undefined) return { coverEveryone: await repo.coverEveryone(meeting.id) };
+      if (coverEveryone === undefined)
+        return { coverEveryone: (await repo.coverEveryone(meeting.id)) && (await deps.isPro(user.id)) };
       if (coverEveryone && !(await deps.isPro(user.id))) {
         throw forbidden(SUBSCRIPTION_REQUIRED_MESSAGE, { requiresSubscription: true });
       }
