@@ -438,6 +438,27 @@ function received(
 }
 
 /**
+ * The page's SFU subscriber as getStats sees it (per video m-line: packets, frames, key frames,
+ * the key frame requests sent) and the page's stream map: logged when a wait for video times out.
+ */
+function subscriberReport(page: Page): Promise<unknown> {
+  return page.evaluate(async () => {
+    const sfu = window.__parley?.sfu?.();
+    const pc = sfu?.subscriber as RTCPeerConnection | undefined;
+    const inbound: unknown[] = [];
+    (await pc?.getStats())?.forEach((s: Record<string, unknown>) => {
+      if (s.type === 'inbound-rtp' && s.kind === 'video')
+        inbound.push([s.mid, s.packetsReceived, s.framesDecoded, s.keyFramesDecoded, s.pliCount, s.firCount]);
+    });
+    return {
+      streams: sfu?.streams,
+      transceivers: pc?.getTransceivers().map((t) => [t.mid, t.currentDirection]),
+      inbound,
+    };
+  });
+}
+
+/**
  * What the publisher's encoder does per layer (frames, key frames, the key frame requests it got)
  * and what its bandwidth estimate allows: logged when the layer check times out.
  */
@@ -711,7 +732,14 @@ describe.skipIf(!installed)('a meeting of five on the SFU: active speaker, tile 
         (x[hidden]?.video?.framesDecoded ?? 0) > start[hidden]!.video!.framesDecoded + 10 &&
         first.thumbnails.every((id) => !x[id]?.kinds.includes('video')),
       30_000,
-    );
+    ).catch(async (err: unknown) => {
+      // Which side stopped: the hidden one's publisher, or Eve's subscriber (CI saw it once).
+      const who = Object.entries(ids).find(([, id]) => id === hidden)?.[0] as keyof typeof rooms | undefined;
+      console.log(`page 2 wait ran out; hidden ${who} from ${JSON.stringify(start[hidden])}`);
+      if (who) console.log(`${who}'s publisher: ${JSON.stringify(await publisherReport(rooms[who].page))}`);
+      console.log(`Eve's subscriber: ${JSON.stringify(await subscriberReport(eve))}`);
+      throw err;
+    });
     expect(after[hidden]?.kinds.sort()).toEqual(['audio', 'video']);
     // Sam is heard all along (his audio energy keeps rising).
     expect(after[ids.sam!]!.audioEnergy).toBeGreaterThan(before[ids.sam!]!.audioEnergy);
