@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MeetingTools } from '../pages/MeetingTools.js';
@@ -108,6 +109,19 @@ describe('captions as they are spoken', () => {
     }, id);
     expect(saved.transcripts.length).toBeGreaterThan(0);
     for (const l of saved.transcripts) expect(l.originalText).toMatch(/[.?…]$/);
+
+    // The Pro host downloads the transcript as subtitles (issue 35 item 4); the guests see no links.
+    const downloads = hostPage.getByTestId('transcript-downloads');
+    await downloads.waitFor();
+    const [vtt] = await Promise.all([
+      hostPage.waitForEvent('download'),
+      downloads.getByRole('link', { name: 'WebVTT' }).click(),
+    ]);
+    expect(vtt.suggestedFilename()).toMatch(/^meeting-transcript-.*\.vtt$/);
+    const vttText = readFileSync((await vtt.path())!, 'utf8');
+    expect(vttText).toMatch(/^WEBVTT\n/);
+    expect(vttText).toContain(`<v Hana>${saved.transcripts[0]!.originalText}`);
+    expect(await wide.getByTestId('transcript-downloads').count()).toBe(0);
 
     await hostTools.stopTranscription.click();
     for (const [who, list] of Object.entries(errors)) expect(list, `page errors of ${who}`).toEqual([]);

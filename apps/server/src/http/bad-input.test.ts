@@ -133,6 +133,10 @@ const ROUTES: Record<string, RouteRule> = {
   },
   // The AI calls: Pro first (403 requiresSubscription), then the meeting's owner or participant.
   'GET /api/meetings/:meetingId/transcripts': { access: 'pro' },
+  'GET /api/meetings/:meetingId/transcripts/export': {
+    access: 'pro',
+    kind: { notJson: 'a WebVTT, SubRip or text download' },
+  },
   'POST /api/meetings/:meetingId/summary': { access: 'pro', example: () => ({ participants: ['Ana'] }) },
   'GET /api/meetings/:meetingId/summary': { access: 'pro' },
   'GET /api/meetings/:meetingId/summary/pdf': { access: 'pro', kind: { notJson: 'a PDF download' } },

@@ -161,6 +161,11 @@ const DECISIONS: Record<string, RouteDecision> = {
   'GET /api/features': { roles: everyone('allow') },
   // A meeting's AI content: Pro, and its owner or a participant of its room (join token).
   'GET /api/meetings/:meetingId/transcripts': { roles: only('host') },
+  // Its WebVTT, SubRip and text downloads (issue 35 item 4): the same people as the list.
+  'GET /api/meetings/:meetingId/transcripts/export': {
+    roles: only('host'),
+    path: async () => `/api/meetings/${w.meetingId}/transcripts/export?format=vtt`,
+  },
   // A Pro participant of the live room may generate one too, but only the host's is saved
   // (replacing the last): test/abuse/pro-benefits.test.ts.
   'POST /api/meetings/:meetingId/summary': { roles: only('host'), body: () => ({ participants: [] }) },

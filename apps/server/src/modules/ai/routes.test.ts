@@ -116,6 +116,26 @@ describe('AI routes', () => {
       transcripts: [{ speakerName: 'Hana', originalText: "I'll send the deck by Friday.", language: 'en' }],
     });
 
+    // The same transcript downloads as WebVTT, SubRip and text, for the host; not for a free user.
+    const exported = async (format: string, cookie = host.cookie) =>
+      t.app.inject({
+        url: `/api/meetings/${row.meetingId}/transcripts/export?format=${format}`,
+        headers: { cookie },
+      });
+    const vtt = await exported('vtt');
+    expect(vtt.statusCode).toBe(200);
+    expect(vtt.headers['content-type']).toContain('text/vtt');
+    expect(vtt.headers['content-disposition']).toMatch(/meeting-transcript-[\d-]+-\d{4}-\d\d-\d\d\.vtt/);
+    expect(vtt.body).toMatch(/^WEBVTT\n/);
+    expect(vtt.body).toMatch(
+      /00:00:00\.000 --> 00:00:0\d\.\d{3}\n<v Hana>I'll send the deck by Friday\.<\/v>/,
+    );
+    const srt = await exported('srt');
+    expect(srt.body).toMatch(/^1\n00:00:00,000 --> 00:00:0\d,\d{3}\nHana: I'll send the deck by Friday\.\n/);
+    expect((await exported('txt')).body).toMatch(/\] Hana: I'll send the deck by Friday\./);
+    expect((await exported('docx')).statusCode).toBe(400);
+    expect((await exported('vtt', free.cookie)).statusCode).toBe(403);
+
     // A guest who comes in later (or reloads) sees the last lines on entering, without Pro.
     const late = await enter(t, ws, row.meetingId, { name: 'Lia' });
     sockets.push(late.socket);

@@ -18,6 +18,12 @@ import { requireUser, signedInFirst } from '../auth/guards.js';
 import { presentedJoinToken } from '../rooms/access.js';
 import { requirePro } from '../subscriptions/access.js';
 import { summaryPdf } from './pdf.js';
+import {
+  TRANSCRIPT_CONTENT_TYPES,
+  TRANSCRIPT_EXPORT_FORMATS,
+  transcriptExport,
+  transcriptFileName,
+} from './transcript-export.js';
 
 /** Largest audio clip the chunk calls take (a 2 s WebM chunk is ~30 KB; a minute of WAV ~2 MB). */
 export const AI_AUDIO_MAX_BYTES = 10 * 1024 * 1024;
@@ -116,6 +122,32 @@ export const aiRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ai.service.savedSummary((await access(request, request.params.meetingId)).meeting),
+  );
+
+  // The transcript as WebVTT, SubRip or text (issue 35 item 4), for the same people as the list.
+  app.get(
+    '/api/meetings/:meetingId/transcripts/export',
+    {
+      preValidation: pro,
+      schema: {
+        params: meetingIdParamsSchema,
+        querystring: z.object({ format: z.enum(TRANSCRIPT_EXPORT_FORMATS) }),
+      },
+    },
+    async (request, reply) => {
+      const { meeting } = await access(request, request.params.meetingId);
+      const { format } = request.query;
+      const body = transcriptExport(await ai.service.transcript(meeting), format, meeting);
+      const date = meeting.scheduledFor ?? meeting.createdAt;
+      return reply
+        .header('content-type', TRANSCRIPT_CONTENT_TYPES[format])
+        .header(
+          'content-disposition',
+          `attachment; filename="${transcriptFileName(meeting.meetingId, date, format)}"`,
+        )
+        .header('cache-control', 'private, no-store')
+        .send(body);
+    },
   );
 
   app.get(

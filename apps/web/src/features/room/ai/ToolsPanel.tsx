@@ -1,12 +1,12 @@
 import { TRANSLATION_LANGUAGE_NAMES, TRANSLATION_LANGUAGES } from '@parley/protocol/constants';
 import type { TranslationLanguage } from '@parley/protocol/ai';
-import { Captions, CaptionsOff, Languages } from 'lucide-react';
+import { Captions, CaptionsOff, Download, Languages } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { useLocalMediaState, useRoomContext } from '../room-context';
-import { useAiCapabilities } from './api';
+import { transcriptExportUrl, useAiCapabilities } from './api';
 import { TRANSCRIPTION_TEXTS } from '@parley/protocol/texts';
 import { useCaptions, useTranscriptionConsent, useTranscriptionToggle } from './hooks';
 import { consentSentence } from './TranscriptionConsent';
@@ -111,6 +111,37 @@ function TranslationSection() {
   );
 }
 
+const EXPORTS = [
+  { format: 'vtt', label: 'WebVTT', title: 'Subtitles for video players and editors' },
+  { format: 'srt', label: 'SRT', title: 'SubRip subtitles' },
+  { format: 'txt', label: 'Text', title: "Plain text, times in the meeting's time zone" },
+] as const;
+
+/** The transcript's downloads (Pro, as the summary's PDF): subtitles and text. */
+function TranscriptDownloads() {
+  const { session, isPro } = useRoomContext();
+  if (!isPro) return null;
+  return (
+    <p
+      className="flex flex-wrap items-center gap-x-2 text-xs text-slate-400"
+      data-testid="transcript-downloads"
+    >
+      <Download aria-hidden className="size-3.5" />
+      <span>Download</span>
+      {EXPORTS.map((e) => (
+        <a
+          key={e.format}
+          href={transcriptExportUrl(session.meetingId, e.format)}
+          title={e.title}
+          className="rounded text-sky-300 underline-offset-2 hover:underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-sky-400"
+        >
+          {e.label}
+        </a>
+      ))}
+    </p>
+  );
+}
+
 /** Meeting Tools (spec §2): the summarizer, live translation, transcription and the transcripts. */
 export function ToolsPanel() {
   const { lines, interim, transcription } = useCaptions();
@@ -130,6 +161,7 @@ export function ToolsPanel() {
           Live Transcripts
         </h4>
         <TranscriptList lines={lines} interim={interim} active={transcription.active} />
+        {lines.some((l) => l.kind !== 'notice') ? <TranscriptDownloads /> : null}
       </section>
     </div>
   );

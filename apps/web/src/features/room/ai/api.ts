@@ -75,5 +75,9 @@ export function useKeepContent(meetingId: string, joinToken: string) {
   });
 }
 
+/** Where the transcript downloads as WebVTT, SubRip or text (issue 35 item 4), as the PDF does. */
+export const transcriptExportUrl = (meetingId: string, format: 'vtt' | 'srt' | 'txt') =>
+  `/api/meetings/${meetingId}/transcripts/export?format=${format}`;
+
 /** Where the PDF export downloads from (the room cookie or the session authorises it). */
 export const summaryPdfUrl = (meetingId: string) => `/api/meetings/${meetingId}/summary/pdf`;
