@@ -19,12 +19,15 @@ async function mediaPlugin(app: FastifyInstance): Promise<void> {
         { kind: 'one', participantId },
         { type: 'sfu_offer', offerId, offer, streams },
       ),
-    onActiveSpeaker: (roomId, participantId) =>
+    onActiveSpeaker: (roomId, participantId) => {
       app.realtime.sockets.transport.publish(
         roomId,
         { kind: 'all' },
         { type: 'active_speaker', participantId },
-      ),
+      );
+      // A recording keeps the changes (its speaker view).
+      service?.speakerChanged(roomId, participantId);
+    },
     onLost: () => service?.lost(),
     onRecovered: () =>
       void service

@@ -78,6 +78,8 @@ export function createMediaService(deps: MediaServiceDeps) {
   const heldRooms = new Set<string>();
   /** Rooms being recorded: they stay on the SFU whatever their size (Janus records them). */
   const recordingRooms = new Set<string>();
+  /** Who follows the rooms' active speaker changes (recording's speaker timeline). */
+  const speakerListeners = new Set<(roomId: string, participantId: string | null) => void>();
 
   const sfuReady = () => provider.kind === 'janus' && provider.available();
   const announce = (roomId: string, message: ServerMessage & { type: 'media_mode' }) =>
@@ -322,6 +324,26 @@ export function createMediaService(deps: MediaServiceDeps) {
       recordingRooms.delete(roomId);
       await provider.stopRecording(roomId);
       backToMeshIfSmall(roomId, await deps.inRoom(roomId));
+    },
+
+    /**
+     * The provider heard a room's active speaker change (the media plugin, beside publishing
+     * `active_speaker`): those following the changes hear it.
+     */
+    speakerChanged(roomId: string, participantId: string | null): void {
+      for (const listener of speakerListeners) {
+        try {
+          listener(roomId, participantId);
+        } catch (err) {
+          log.warn({ err, roomId }, 'an active speaker listener failed');
+        }
+      }
+    },
+
+    /** Follows every room's active speaker changes (recording keeps them); answers how to stop. */
+    onSpeakerChanged(listener: (roomId: string, participantId: string | null) => void): () => void {
+      speakerListeners.add(listener);
+      return () => speakerListeners.delete(listener);
     },
 
     /** The room's active speaker (rooms on the SFU), for a newcomer. */

@@ -2,13 +2,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readSpeakers, speakersFileOf, type SpeakerChange } from './speaker-timeline.js';
+import { enableExpression, speakerLayout, stageIntervals, usesSpeakerView } from './speaker-view.js';
 
 /**
  * Post-processing of a recording (issue 17 item 5): Janus wrote one .mjr per publisher stream
  * (RTP packets as they came); `janus-pp-rec` turns each into a plain .opus or .webm
  * (prepareRecording), and `ffmpeg` makes the single file the host downloads: every participant's
- * audio mixed (amix), and their videos as a 1280x720 grid with each person's name on their tile,
- * each stream placed on the recording's timeline at the time Janus wrote its first packet (the
+ * audio mixed (amix), and their videos on a 1280x720 frame with each person's name on their tile
+ * (the active speaker large beside a filmstrip when the recording has a speaker timeline,
+ * speaker-view.ts; a grid otherwise), each stream placed on the recording's timeline at the time Janus wrote its first packet (the
  * .mjr header's `u`, printed by `janus-pp-rec -j`). A long recording is encoded in segments of a
  * bounded length (encodeSegment; each its own job, issue 34 item 9) and the segments are joined
  * without re-encoding (concatSegments).
@@ -126,7 +129,22 @@ export interface Decorations {
   nameFiles?: Map<string, string>;
   /** The font of the names (NAME_FONT). */
   fontFile?: string | null;
+  /**
+   * The speaker timeline of the whole recording (speaker-timeline.ts): with it and two cameras or
+   * more, the speaker view; without it (recordings made before it), the grid.
+   */
+  speakers?: SpeakerChange[] | null;
 }
+
+/** A video segment as a tile's input: its filter label and its delay (s); `fps` when not yet applied. */
+interface Source {
+  label: string;
+  at: string;
+  fps?: boolean;
+}
+const viaFps = (s: { index: number; at: string }): Source => ({ label: `${s.index}:v`, at: s.at, fps: true });
+/** The outline of the speaker's thumbnail. */
+const OUTLINE = '0x8ab4f8';
 
 /** The participant part of a raw file's name (`<name>-<n>-p<participant>-video-1.mjr`). */
 export function participantOf(file: string): string {
@@ -208,7 +226,9 @@ export interface Window {
 /**
  * ffmpeg's arguments for the tracks: audio delayed to its offset and mixed; each person's video
  * segments laid over a black cell at their offsets (black before and after), with their name,
- * the cells placed on a 1280x720 frame; the whole cut to the window of the timeline asked for
+ * the cells placed on a 1280x720 frame: a grid, or with a speaker timeline (decorations.speakers)
+ * the speaker view, each person's stage picture shown while they are the speaker (their
+ * intervals clipped to the window, speaker-view.ts); the whole cut to the window of the timeline asked for
  * (the recording's length by default). A track that starts before the window is read from the
  * window's start (input seek), one that does not reach into it is left out. The cells are those
  * of the whole recording (cellsOf), so every segment has the same layout. No audio: silence; no
@@ -247,31 +267,45 @@ export function ffmpegArgs(
   }
 
   const cells = cellsOf(tracks);
-  const grid = gridOf(cells.length);
-  const { w, h } = grid.cell;
   filters.push(`color=c=black:s=${FRAME.w}x${FRAME.h}:r=${FPS}:d=${seconds}[frame0]`);
   let frame = 'frame0';
-  cells.forEach((participant, c) => {
-    let base = `c${c}b`;
-    filters.push(`color=c=0x202124:s=${w}x${h}:r=${FPS}:d=${seconds}[${base}]`);
-    const segments = tracks
+  let step = 0;
+  /** Draws a filter over the frame so far. */
+  const onFrame = (filter: string) => {
+    const next = `frame${++step}`;
+    filters.push(`[${frame}]${filter}[${next}]`);
+    frame = next;
+  };
+  /** Each person's video segments in the window: their input and delay (s) in it, in order. */
+  const segments = cells.map((participant) =>
+    tracks
       .filter((t) => t.kind === 'video' && t.participant === participant && inWindow(t))
-      .sort((a, b) => a.offsetMs - b.offsetMs);
-    segments.forEach((t, k) => {
-      const at = (input(t) / 1000).toFixed(3);
+      .sort((a, b) => a.offsetMs - b.offsetMs)
+      .map((t) => {
+        const at = (input(t) / 1000).toFixed(3);
+        return { index: i++, at };
+      }),
+  );
+  /**
+   * One person's picture of the size: their segments over a dark tile at their delays (empty
+   * again after each ends: eof_action=pass), their name on it. Answers its label.
+   */
+  const tile = (id: string, participant: string, size: { w: number; h: number }, sources: Source[]) => {
+    const { w, h } = size;
+    let base = `${id}b`;
+    filters.push(`color=c=0x202124:s=${w}x${h}:r=${FPS}:d=${seconds}[${base}]`);
+    sources.forEach((s, k) => {
       filters.push(
-        `[${i}:v]fps=${FPS},scale=${w}:${h}:force_original_aspect_ratio=decrease,` +
-          `pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p,setpts=PTS-STARTPTS+${at}/TB[s${i}]`,
+        `[${s.label}]${s.fps ? `fps=${FPS},` : ''}scale=${w}:${h}:force_original_aspect_ratio=decrease,` +
+          `pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1,format=yuv420p,setpts=PTS-STARTPTS+${s.at}/TB[${id}s${k}]`,
       );
-      const out = `c${c}o${k}`;
-      // eof_action=pass: after the segment ends the cell is empty again (they left).
-      filters.push(`[${base}][s${i}]overlay=eof_action=pass:eval=init[${out}]`);
+      const out = `${id}o${k}`;
+      filters.push(`[${base}][${id}s${k}]overlay=eof_action=pass:eval=init[${out}]`);
       base = out;
-      i++;
     });
     const nameFile = decorations.nameFiles?.get(participant);
     if (nameFile && decorations.fontFile) {
-      const named = `c${c}n`;
+      const named = `${id}n`;
       const size = Math.max(14, Math.round(h / 18));
       filters.push(
         `[${base}]drawtext=fontfile=${decorations.fontFile}:textfile=${nameFile}:expansion=none:` +
@@ -280,13 +314,52 @@ export function ffmpegArgs(
       );
       base = named;
     }
-    const x = grid.origin.x + (c % grid.cols) * w;
-    const y = grid.origin.y + Math.floor(c / grid.cols) * h;
-    const next = c === cells.length - 1 ? 'vout' : `frame${c + 1}`;
-    filters.push(`[${frame}][${base}]overlay=x=${x}:y=${y}:eval=init[${next}]`);
-    frame = next;
-  });
-  if (cells.length === 0) filters.push(`[frame0]null[vout]`);
+    return base;
+  };
+
+  if (usesSpeakerView(decorations.speakers, cells)) {
+    // The speaker view: each person's video split in two, a thumbnail in the filmstrip all along
+    // and a stage picture shown (enable) while they are the speaker; the speaker's thumbnail outlined.
+    const layout = speakerLayout(cells.length, FRAME);
+    const onStage = stageIntervals(decorations.speakers!, cells, window);
+    const thumbs: string[] = [];
+    const stages: { label: string; when: string; c: number }[] = [];
+    cells.forEach((participant, c) => {
+      const intervals = onStage.get(participant);
+      if (!intervals) {
+        thumbs.push(tile(`t${c}`, participant, layout.tiles[c]!, segments[c]!.map(viaFps)));
+        return;
+      }
+      for (const s of segments[c]!)
+        filters.push(`[${s.index}:v]fps=${FPS},split=2[v${s.index}t][v${s.index}g]`);
+      const from = (suffix: string) => segments[c]!.map((s) => ({ label: `v${s.index}${suffix}`, at: s.at }));
+      thumbs.push(tile(`t${c}`, participant, layout.tiles[c]!, from('t')));
+      stages.push({
+        label: tile(`g${c}`, participant, layout.stage, from('g')),
+        when: enableExpression(intervals),
+        c,
+      });
+    });
+    for (const s of stages)
+      onFrame(`[${s.label}]overlay=x=${layout.stage.x}:y=${layout.stage.y}:eval=init:enable='${s.when}'`);
+    thumbs.forEach((label, c) =>
+      onFrame(`[${label}]overlay=x=${layout.tiles[c]!.x}:y=${layout.tiles[c]!.y}:eval=init`),
+    );
+    for (const s of stages) {
+      const b = layout.tiles[s.c]!;
+      onFrame(`drawbox=x=${b.x}:y=${b.y}:w=${b.w}:h=${b.h}:color=${OUTLINE}:t=4:enable='${s.when}'`);
+    }
+  } else {
+    // The grid: one cell per person (old recordings, one camera, nobody spoke).
+    const grid = gridOf(cells.length);
+    cells.forEach((participant, c) => {
+      const label = tile(`c${c}`, participant, grid.cell, segments[c]!.map(viaFps));
+      const x = grid.origin.x + (c % grid.cols) * grid.cell.w;
+      const y = grid.origin.y + Math.floor(c / grid.cols) * grid.cell.h;
+      onFrame(`[${label}]overlay=x=${x}:y=${y}:eval=init`);
+    });
+  }
+  filters.push(`[${frame}]null[vout]`);
 
   if (audioLabels.length === 0) {
     filters.push(`anullsrc=r=48000:cl=stereo[aout]`);
@@ -353,6 +426,8 @@ export interface Prepared {
   totalMs: number;
   /** Streams that could not be read (they are left out). */
   problems: string[];
+  /** Who spoke when (`<name>-speakers.json` beside the raw files); null: none kept (the grid). */
+  speakers?: SpeakerChange[] | null;
 }
 
 export interface PrepareInput {
@@ -407,7 +482,8 @@ export async function prepareRecording(input: PrepareInput): Promise<Prepared> {
   }
   if (tracks.length === 0)
     throw new Error(`No stream of the recording could be read (${problems.join('; ')})`);
-  return { tracks, totalMs, problems };
+  const speakers = await readSpeakers(speakersFileOf(input.rawDir, input.name), totalMs);
+  return { tracks, totalMs, problems, speakers };
 }
 
 /**
@@ -440,7 +516,10 @@ export async function encodeSegment(
 ): Promise<void> {
   const r = await run(
     tools.ffmpeg,
-    ffmpegArgs(prepared.tracks, prepared.totalMs, outFile, window, decorations),
+    ffmpegArgs(prepared.tracks, prepared.totalMs, outFile, window, {
+      speakers: prepared.speakers ?? null,
+      ...decorations,
+    }),
   );
   if (r.code !== 0) throw new Error(`ffmpeg failed: ${lastLines(r.stderr)}`);
 }

@@ -18,6 +18,7 @@ import {
 import { meetings, recordings } from '../../db/schema/index.js';
 import {
   NAME_FONT,
+  encodeSegment,
   ffmpegArgs,
   gridOf,
   participantOf,
@@ -109,6 +110,91 @@ describe.skipIf(!toolsInstalled)('post-processing real Janus recordings', () => 
       }),
     ).rejects.toThrow('Janus wrote no media');
   });
+});
+
+const ffmpegInstalled = !spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).error;
+
+describe.skipIf(!ffmpegInstalled)('the speaker view, encoded by ffmpeg', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'parley-speaker-view-'));
+  /** A 6 s camera of one colour (VP8 WebM, as janus-pp-rec makes them). */
+  const camera = (colour: string) => {
+    const file = path.join(dir, `${colour}.webm`);
+    const r = spawnSync('ffmpeg', [
+      ...['-hide_banner', '-nostdin', '-y', '-f', 'lavfi', '-i', `color=c=${colour}:s=640x360:r=15:d=6`],
+      ...['-c:v', 'libvpx', '-b:v', '300k', file],
+    ]);
+    expect(r.status).toBe(0);
+    return { file, kind: 'video' as const, participant: colour, offsetMs: 0, durationMs: 6000 };
+  };
+  /** The RGB of a pixel of the file's frame at `seconds`. */
+  const pixel = (file: string, seconds: number, x: number, y: number): number[] => {
+    const r = spawnSync(
+      'ffmpeg',
+      [
+        '-v',
+        'error',
+        '-ss',
+        String(seconds),
+        '-i',
+        file,
+        '-frames:v',
+        '1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        '-',
+      ],
+      { maxBuffer: 8_000_000 },
+    );
+    const at = (y * 1280 + x) * 3;
+    return [...r.stdout.subarray(at, at + 3)];
+  };
+  const isRed = ([r, g, b]: number[]) => r! > 180 && g! < 70 && b! < 70;
+  const isBlue = ([r, g, b]: number[]) => b! > 180 && r! < 70 && g! < 70;
+  // The stage's centre (960x540 at 0,90), and the two thumbnails' (320x180 at 960,180 and 960,360).
+  const stage = [480, 360] as const;
+  const thumbs = [
+    [1120, 270],
+    [1120, 450],
+  ] as const;
+
+  it('puts the speaker on the stage, switching when the other speaks, with both in the filmstrip', async () => {
+    const prepared = {
+      tracks: [camera('red'), camera('blue')],
+      totalMs: 6000,
+      problems: [],
+      // Red speaks first, blue from 3 s (as the recording's speaker timeline says).
+      speakers: [
+        { participant: 'red', atMs: 0 },
+        { participant: 'blue', atMs: 3000 },
+      ],
+    };
+    const names = new Map([
+      ['red', path.join(dir, 'red.txt')],
+      ['blue', path.join(dir, 'blue.txt')],
+    ]);
+    writeFileSync(names.get('red')!, 'Rita Red');
+    writeFileSync(names.get('blue')!, 'Bo Blue');
+    const whole = path.join(dir, 'whole.mp4');
+    await encodeSegment(prepared, { fromMs: 0, toMs: 6000 }, whole, tools, {
+      nameFiles: names,
+      fontFile: existsSync(NAME_FONT) ? NAME_FONT : null,
+    });
+    expect(sizeOf(whole)).toBe('1280x720');
+    expect(isRed(pixel(whole, 1.5, ...stage))).toBe(true);
+    expect(isBlue(pixel(whole, 4.5, ...stage))).toBe(true);
+    for (const t of [1.5, 4.5]) {
+      expect(isRed(pixel(whole, t, ...thumbs[0]))).toBe(true);
+      expect(isBlue(pixel(whole, t, ...thumbs[1]))).toBe(true);
+    }
+    // A later segment: its times start at its window's start (red until 1 s into it, then blue).
+    const later = path.join(dir, 'later.mp4');
+    await encodeSegment(prepared, { fromMs: 2000, toMs: 6000 }, later, tools);
+    expect(isRed(pixel(later, 0.5, ...stage))).toBe(true);
+    expect(isBlue(pixel(later, 2.5, ...stage))).toBe(true);
+    expect(isRed(pixel(later, 2.5, ...thumbs[0]))).toBe(true);
+  }, 90_000);
 });
 
 describe('the mix ffmpeg is asked for', () => {

@@ -27,6 +27,7 @@ import {
   type RecordingTools,
 } from './process.js';
 import type { RecordingsRepository, RecordingWithMeeting } from './repository.js';
+import { SpeakerTimeline, speakersFileOf, writeSpeakers } from './speaker-timeline.js';
 
 /** The media service's part recording uses (modules/media). */
 export interface RecordingMedia {
@@ -35,6 +36,10 @@ export interface RecordingMedia {
   moveToSfu(roomId: string): Promise<boolean>;
   startRecording(roomId: string, name: string): Promise<void>;
   stopRecording(roomId: string): Promise<void>;
+  /** The room's active speaker now (the SFU's), when the recording starts. */
+  activeSpeaker?(roomId: string): string | null;
+  /** Follows the rooms' active speaker changes (the recording's speaker timeline). */
+  onSpeakerChanged?(listener: (roomId: string, participantId: string | null) => void): unknown;
 }
 
 export interface RecordingsServiceDeps {
@@ -73,6 +78,10 @@ interface Active {
   /** A limit that is near, said to everyone (RECORDING_LIMIT_TEXTS). */
   limitNotice: string | null;
   timers: NodeJS.Timeout[];
+  /** Who spoke when, kept beside the raw files (the speaker view of the file). */
+  speakers: SpeakerTimeline;
+  /** Its file's writes, one after another. */
+  speakersWritten: Promise<void>;
 }
 
 /** Before the length limit, the room is warned this long ahead (at most a third of the limit). */
@@ -203,6 +212,30 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     for (const t of a.timers) t.unref();
   }
 
+  /** Writes the recording's speaker timeline again (after the ones before it). */
+  function saveSpeakers(roomId: string, a: Active): void {
+    const rawDir = media.recordingDir;
+    if (!rawDir) return;
+    a.speakersWritten = a.speakersWritten
+      .then(() => writeSpeakers(speakersFileOf(rawDir, a.id), a.speakers))
+      .catch((err: unknown) => log.warn({ err, roomId }, 'could not write the speaker timeline'));
+  }
+
+  // The speaker changes of the rooms being recorded, in ms since their recording's start.
+  media.onSpeakerChanged?.((roomId, participantId) => {
+    const a = active.get(roomId);
+    if (a && a.speakers.heard(participantId, now().getTime() - a.startedAt.getTime()))
+      saveSpeakers(roomId, a);
+  });
+
+  /** The raw files of a recording: Janus's streams and its speaker timeline. */
+  async function removeRaw(recordingId: string): Promise<void> {
+    const rawDir = media.recordingDir;
+    if (!rawDir) return;
+    for (const f of await rawFilesOf(rawDir, recordingId)) await rm(f, { force: true });
+    await rm(speakersFileOf(rawDir, recordingId), { force: true });
+  }
+
   const announce = async (room: RoomState) =>
     deps.publish(room.id, { kind: 'all' }, { type: 'recording_state', recording: await stateOf(room) });
 
@@ -215,6 +248,8 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
     await media
       .stopRecording(roomId)
       .catch((err: unknown) => log.warn({ err, roomId }, 'could not stop the janus recording'));
+    // Its processing reads the speaker timeline: the last write is on disk first.
+    await a.speakersWritten;
     const row = await repo.finish(a.id, now());
     if (row) await deps.enqueue(a.id, 0);
     return a;
@@ -291,8 +326,14 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
           stopsAt: new Date(startedAt.getTime() + limits.maxMs),
           limitNotice: null,
           timers: [],
+          speakers: new SpeakerTimeline(),
+          speakersWritten: Promise.resolve(),
         };
+        // Whoever is speaking now is on the stage from the start.
+        const speaking = media.activeSpeaker?.(room.id) ?? null;
+        if (speaking) a.speakers.start(speaking);
         active.set(room.id, a);
+        saveSpeakers(room.id, a);
         stoppedBy.delete(room.id);
         watchLimits(room.id, a, usedBefore);
         log.info({ roomId: room.id, recordingId: row.id }, 'recording started');
@@ -407,7 +448,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
         log.info({ recordingId: row.id, ...result, segments: plan.segments.length }, 'recording processed');
         // The raw streams and the work served their purpose.
         await rm(workDir, { recursive: true, force: true });
-        for (const f of await rawFilesOf(rawDir, row.id)) await rm(f, { force: true });
+        await removeRaw(row.id);
       } catch (err) {
         log.warn({ err, recordingId: row.id, step }, 'recording post-processing failed');
         if (!lastAttempt) throw err;
@@ -462,8 +503,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
       if (!row) throw notFound('Recording not found');
       if (row.filePath) await rm(path.join(deps.dir, row.filePath), { force: true });
       await rm(workDirOf(row.meetingId, row.id), { recursive: true, force: true });
-      if (media.recordingDir)
-        for (const f of await rawFilesOf(media.recordingDir, row.id)) await rm(f, { force: true });
+      await removeRaw(row.id);
     },
 
     /** Retention / deletion: a meeting's recordings, rows and files (finished and raw). */
@@ -471,8 +511,7 @@ export function createRecordingsService(deps: RecordingsServiceDeps) {
       const rows = await repo.deleteByMeeting(meetingId);
       for (const r of rows) {
         if (r.filePath) await rm(path.join(deps.dir, r.filePath), { force: true });
-        if (media.recordingDir)
-          for (const f of await rawFilesOf(media.recordingDir, r.id)) await rm(f, { force: true });
+        await removeRaw(r.id);
       }
       await rm(path.join(deps.dir, meetingId), { recursive: true, force: true });
       return rows.length;
