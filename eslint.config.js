@@ -142,6 +142,25 @@ export default tseslint.config(
     },
   })),
   {
+    // janode loads a native addon when it is imported, so only its loader loads it, with import()
+    // on the Janus path: a failed addon must not stop a start (issue 38 item 4).
+    files: ['apps/server/src/providers/media/**/*.ts'],
+    ignores: ['apps/server/src/providers/media/janode-loader.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['janode', 'janode/plugins/videoroom'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message:
+              'Import janode types only (import type); janode-loader.ts loads janode when Janus is used.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: [
       'apps/server/src/**/repository.ts',
       'apps/server/src/**/*-repository.ts',

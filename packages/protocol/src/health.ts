@@ -1,7 +1,18 @@
 import { z } from 'zod';
 import { TRANSLATION_LANGUAGES } from './constants.js';
 
-export const healthResponseSchema = z.object({ status: z.literal('ok') });
+/**
+ * This server's SFU (issue 38 item 4): `up` (Janus connected), `connecting` (configured, not
+ * answering yet or restarting: meetings stay peer-to-peer meanwhile), `off` (none: `reason` says
+ * why in a few words, e.g. Janus not installed, or the native addon janode needs did not load).
+ */
+export const sfuStatusSchema = z.object({
+  state: z.enum(['up', 'connecting', 'off']),
+  reason: z.string().nullable(),
+});
+export type SfuStatus = z.infer<typeof sfuStatusSchema>;
+
+export const healthResponseSchema = z.object({ status: z.literal('ok'), sfu: sfuStatusSchema });
 export const readyResponseSchema = z.object({
   status: z.enum(['ready', 'unavailable']),
   database: z.enum(['pglite', 'postgres']),
@@ -28,5 +39,7 @@ export const serverFeaturesSchema = z.object({
     largeMeetings: z.boolean(),
   }),
   translationLanguages: z.array(z.enum(TRANSLATION_LANGUAGES)),
+  /** Whether meetings of three or more can go through the SFU here. */
+  sfu: sfuStatusSchema,
 });
 export type ServerFeatures = z.infer<typeof serverFeaturesSchema>;

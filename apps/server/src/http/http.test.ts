@@ -37,7 +37,11 @@ describe('HTTP foundation', () => {
   it('answers health with ok', async () => {
     const res = await t.app.inject('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    // The API suites run peer-to-peer (MEDIA_PROVIDER=p2p), and health says so.
+    expect(res.json()).toEqual({
+      status: 'ok',
+      sfu: { state: 'off', reason: 'peer-to-peer only (MEDIA_PROVIDER=p2p)' },
+    });
   });
 
   it('answers ready when the database answers, and 503 when it does not', async () => {

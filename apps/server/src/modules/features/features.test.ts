@@ -32,6 +32,7 @@ describe('GET /api/features', () => {
     // No Janus in the API suites: this server cannot record, and says so.
     expect(f.features.recording).toBe(false);
     expect(f.features.whiteboard).toBe(true);
+    expect(f.sfu).toEqual({ state: 'off', reason: 'peer-to-peer only (MEDIA_PROVIDER=p2p)' });
   });
 
   it('a server without speech or translation promises neither', async () => {

@@ -1,11 +1,13 @@
 import { serverFeaturesSchema, type ServerFeatures } from '@parley/protocol';
 import { FEATURE_AVAILABILITY } from '@parley/protocol/constants';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sfuStatus } from '../../providers/media/index.js';
 
 /**
  * GET /api/features (issue 37 item 10): what this server does now, for every page that names a
  * feature. Public (the landing page asks before anyone signs in) and cheap: the AI engines'
- * capabilities and whether Janus records here, narrowing what the build ships.
+ * capabilities and whether Janus records here, narrowing what the build ships, and whether
+ * this server has its SFU (and why not).
  */
 export const featureRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -28,7 +30,7 @@ export const featureRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       // Engines do not change while the server runs; a page may keep this for a minute.
       reply.header('cache-control', 'public, max-age=60');
-      return { features, translationLanguages };
+      return { features, translationLanguages, sfu: sfuStatus(app.media.provider) };
     },
   );
 };

@@ -1,3 +1,5 @@
+import type { SfuStatus } from '@parley/protocol';
+import { janodeLoadFailure, loadJanode, type Janode, type JanodeLoader } from './janode-loader.js';
 import { JanusMedia } from './janus-media.js';
 import { JanusSupervisor, janusInstalled, type SupervisorLog } from './janus-supervisor.js';
 import type { MediaEvents, MediaProvider } from './types.js';
@@ -27,6 +29,7 @@ export interface MediaConfig {
 /** Peer-to-peer only: the browsers' mesh; the server has no media part. */
 export const p2pMedia: MediaProvider = {
   kind: 'p2p',
+  sfuOff: 'peer-to-peer only (MEDIA_PROVIDER=p2p)',
   available: () => false,
   publish: () => Promise.reject(new Error('No SFU')),
   subscribe: () => Promise.reject(new Error('No SFU')),
@@ -44,6 +47,22 @@ export const p2pMedia: MediaProvider = {
   close: () => Promise.resolve(),
 };
 
+/** Peer-to-peer because the SFU could not be had: `sfuOff` says why. */
+function withoutSfu(sfuOff: string): MediaProvider {
+  return { ...p2pMedia, sfuOff };
+}
+
+/** What GET /api/health and /api/features say about the SFU. */
+export function sfuStatus(provider: MediaProvider): SfuStatus {
+  if (provider.kind === 'p2p') return { state: 'off', reason: provider.sfuOff };
+  return { state: provider.available() ? 'up' : 'connecting', reason: null };
+}
+
+export interface StartMediaDeps {
+  /** How janode is loaded (tests give one that fails); default: `import('janode')`. */
+  loadJanode?: JanodeLoader;
+}
+
 export interface StartedMedia {
   provider: MediaProvider;
   /** Our own Janus, when we run it. */
@@ -55,11 +74,14 @@ export interface StartedMedia {
 /**
  * The media provider the configuration asks for: an external Janus (JANUS_URL with its
  * JANUS_API_SECRET), our own supervised Janus (installed, no JANUS_URL), or peer-to-peer.
+ * janode is loaded only on the Janus paths, before our Janus is started; when it (or its native
+ * addon) does not load, the server starts all the same, on peer-to-peer media, and says why.
  */
 export async function startMedia(
   config: MediaConfig,
   log: SupervisorLog,
   events: MediaEvents,
+  deps: StartMediaDeps = {},
 ): Promise<StartedMedia> {
   if (config.provider === 'p2p') {
     return {
@@ -68,9 +90,33 @@ export async function startMedia(
       summary: 'meetings are peer-to-peer (MEDIA_PROVIDER=p2p)',
     };
   }
-  if (config.janusUrl) {
+  const external = config.janusUrl;
+  if (!external && !janusInstalled(config.janusBin)) {
+    return {
+      provider: withoutSfu('Janus is not installed'),
+      supervisor: null,
+      summary:
+        'Janus is not installed (Debian package `janus`; scripts/install-system-deps.sh): meetings stay ' +
+        'peer-to-peer, capped at 4 participants',
+    };
+  }
+  let janode: Janode;
+  try {
+    janode = await (deps.loadJanode ?? loadJanode)();
+  } catch (err) {
+    const failure = janodeLoadFailure(err);
+    log.debug({ err }, 'janode did not load');
+    return {
+      provider: withoutSfu(failure.reason),
+      supervisor: null,
+      summary:
+        `SFU off: ${failure.reason} (${failure.detail}); meetings stay peer-to-peer, capped at 4 ` +
+        `participants. ${failure.remedy} (docs/deployment.md)`,
+    };
+  }
+  if (external) {
     const media = new JanusMedia(
-      { url: config.janusUrl, apiSecret: config.janusApiSecret ?? '', recDir: config.recordingsDir, log },
+      { janode, url: external, apiSecret: config.janusApiSecret ?? '', recDir: config.recordingsDir, log },
       events,
     );
     const up = await media.start(5_000);
@@ -78,17 +124,8 @@ export async function startMedia(
       provider: media,
       supervisor: null,
       summary: up
-        ? `meetings of three or more go through Janus at ${config.janusUrl}`
-        : `Janus at ${config.janusUrl} does not answer yet (retrying); meanwhile meetings stay peer-to-peer`,
-    };
-  }
-  if (!janusInstalled(config.janusBin)) {
-    return {
-      provider: p2pMedia,
-      supervisor: null,
-      summary:
-        'Janus is not installed (Debian package `janus`; scripts/install-system-deps.sh): meetings stay ' +
-        'peer-to-peer, capped at 4 participants',
+        ? `meetings of three or more go through Janus at ${external}`
+        : `Janus at ${external} does not answer yet (retrying); meanwhile meetings stay peer-to-peer`,
     };
   }
   const supervisor = new JanusSupervisor({
@@ -99,6 +136,7 @@ export async function startMedia(
   await supervisor.start();
   const media = new JanusMedia(
     {
+      janode,
       url: supervisor.url,
       apiSecret: supervisor.apiSecret,
       adminKey: supervisor.adminKey,
@@ -117,4 +155,5 @@ export async function startMedia(
   };
 }
 
-export { JanusMedia, JanusSupervisor, janusInstalled };
+export { JanusMedia, JanusSupervisor, janusInstalled, loadJanode };
+export type { Janode, JanodeLoader };

@@ -1,5 +1,6 @@
-import Janode, { type JanodeConnection, type JanodeSession } from 'janode';
-import VideoRoomPlugin, { type VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { JanodeConnection, JanodeSession } from 'janode';
+import type { VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { Janode } from './janode-loader.js';
 import type { SupervisorLog } from './janus-supervisor.js';
 
 /** How long one Janus request may take before we give up on it (janode itself waits forever). */
@@ -21,6 +22,8 @@ export function timed<T>(promise: Promise<T>, what: string, ms = JANUS_REQUEST_T
 }
 
 export interface JanusClientOptions {
+  /** janode, already loaded (janode-loader.ts: it is imported only when Janus is used). */
+  janode: Janode;
   url: string;
   apiSecret: string;
   log: SupervisorLog;
@@ -41,8 +44,13 @@ export class JanusClient {
   private retry: NodeJS.Timeout | null = null;
   private spare: { session: JanodeSession; handle: Promise<VideoRoomHandle> } | null = null;
 
+  private readonly janode: Janode['core'];
+  private readonly videoRoom: Janode['videoRoom'];
+
   constructor(private readonly opts: JanusClientOptions) {
-    Janode.Logger.setLevel('none');
+    this.janode = opts.janode.core;
+    this.videoRoom = opts.janode.videoRoom;
+    this.janode.Logger.setLevel('none');
   }
 
   get ready(): boolean {
@@ -63,7 +71,7 @@ export class JanusClient {
   private async connect(): Promise<boolean> {
     try {
       const connection = await timed(
-        Janode.connect({
+        this.janode.connect({
           address: { url: this.opts.url, apisecret: this.opts.apiSecret },
           retry_time_secs: 1,
           max_retries: 0,
@@ -85,9 +93,10 @@ export class JanusClient {
         this.opts.onLost();
         this.scheduleReconnect();
       };
-      connection.once(Janode.EVENT.CONNECTION_CLOSED ?? 'connection_closed', lost);
-      connection.once(Janode.EVENT.CONNECTION_ERROR ?? 'connection_error', lost);
-      session.once(Janode.EVENT.SESSION_DESTROYED ?? 'session_destroyed', lost);
+      const { EVENT } = this.janode;
+      connection.once(EVENT.CONNECTION_CLOSED ?? 'connection_closed', lost);
+      connection.once(EVENT.CONNECTION_ERROR ?? 'connection_error', lost);
+      session.once(EVENT.SESSION_DESTROYED ?? 'session_destroyed', lost);
       this.prepareSpare();
       this.opts.onReady();
       return true;
@@ -121,13 +130,13 @@ export class JanusClient {
       const handle = await spare.catch(() => null);
       if (handle && this.session === session) return handle;
     }
-    return timed(session.attach(VideoRoomPlugin), 'attach');
+    return timed(session.attach(this.videoRoom), 'attach');
   }
 
   private prepareSpare(): void {
     const session = this.session;
     if (this.closed || !session || this.spare?.session === session) return;
-    const handle = timed(session.attach(VideoRoomPlugin), 'attach');
+    const handle = timed(session.attach(this.videoRoom), 'attach');
     handle.catch(() => {
       if (this.spare?.handle === handle) this.spare = null;
     });

@@ -2,12 +2,15 @@ import { EventEmitter } from 'node:events';
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { loadJanode } from './janode-loader.js';
 import { JanusMedia } from './janus-media.js';
 import { TALKING_LEVEL, TALKING_PACKETS } from './janus-speakers.js';
 import { LAYER_KEYFRAME_MS, SFU_ANSWER_TIMEOUT_MS, SFU_LATE_UPDATE_MS } from './janus-subscriptions.js';
 import { midsOf } from './subscription-plan.js';
 import { JANUS_REQUEST_TIMEOUT_MS } from './janus-client.js';
 import type { SfuStream } from './types.js';
+
+const janode = await loadJanode();
 
 /**
  * JanusMedia against a stand-in for Janus's VideoRoom (the handles janode would give): what it
@@ -141,7 +144,7 @@ describe('JanusMedia: active speaker, layers, visible videos, last-N audio (stan
     lostOffers = 0;
     held = null;
     media = new JanusMedia(
-      { url: 'ws://127.0.0.1:1', apiSecret: 'x', log },
+      { janode, url: 'ws://127.0.0.1:1', apiSecret: 'x', log },
       {
         onOffer: (roomId, participantId, offerId, _offer, streams) => {
           offers.push({ participantId, offerId, streams });

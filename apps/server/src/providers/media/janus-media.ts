@@ -1,5 +1,6 @@
 import { SFU_VIEW } from '@parley/protocol/constants';
 import type { VideoRoomHandle } from 'janode/plugins/videoroom';
+import type { Janode } from './janode-loader.js';
 import { JanusClient, timed } from './janus-client.js';
 import { JanusRecordings, nextFile } from './janus-recording.js';
 import { detach, flushEarly, newMember, newRoom, type Member, type Room } from './janus-room.js';
@@ -26,6 +27,7 @@ const WEBRTC_UP = 'handle_webrtcup';
  */
 export class JanusMedia implements MediaProvider {
   readonly kind = 'janus' as const;
+  readonly sfuOff = null;
   private readonly rooms = new Map<string, Room>();
   private control: Promise<VideoRoomHandle> | null = null;
   readonly client: JanusClient;
@@ -34,13 +36,22 @@ export class JanusMedia implements MediaProvider {
   private readonly subscriptions: JanusSubscriptions;
 
   constructor(
-    opts: { url: string; apiSecret: string; adminKey?: string; recDir?: string | null; log: SupervisorLog },
+    opts: {
+      /** janode, already loaded (janode-loader.ts). */
+      janode: Janode;
+      url: string;
+      apiSecret: string;
+      adminKey?: string;
+      recDir?: string | null;
+      log: SupervisorLog;
+    },
     private readonly events: MediaEvents,
   ) {
     this.adminKey = opts.adminKey;
     this.recordingDir = opts.recDir ?? null;
     this.log = opts.log;
     this.client = new JanusClient({
+      janode: opts.janode,
       url: opts.url,
       apiSecret: opts.apiSecret,
       log: opts.log,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadJanode } from './janode-loader.js';
 import { JanusMedia } from './janus-media.js';
 import { JanusSupervisor, janusInstalled } from './janus-supervisor.js';
 
@@ -64,7 +65,13 @@ describe.skipIf(!installed)('our own Janus (real janus process)', () => {
     supervisor = new JanusSupervisor({ log, backoff: { firstMs: 200, maxMs: 1000 } });
     await supervisor.start();
     media = new JanusMedia(
-      { url: supervisor.url, apiSecret: supervisor.apiSecret, adminKey: supervisor.adminKey, log },
+      {
+        janode: await loadJanode(),
+        url: supervisor.url,
+        apiSecret: supervisor.apiSecret,
+        adminKey: supervisor.adminKey,
+        log,
+      },
       {
         onOffer: () => undefined,
         onLost: () => (lost += 1),

@@ -37,6 +37,11 @@ export interface SfuVideoWant {
  */
 export interface MediaProvider {
   readonly kind: 'p2p' | 'janus';
+  /**
+   * Why this server has no SFU, in a few words (GET /api/health and /api/features say it); null
+   * when it has one (connected or reconnecting).
+   */
+  readonly sfuOff: string | null;
   /** Whether an SFU is up now (Janus connected). */
   available(): boolean;
   /** The participant's publisher: our offer in, Janus's answer out. */
